@@ -1,0 +1,1 @@
+"""askapp's answer engine: pure Python, never imports Django, DRF or askapp."""

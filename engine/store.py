@@ -1,0 +1,125 @@
+"""The knowledge store the engine reads: a Protocol, and an in-memory implementation.
+
+askapp's database store implements the same Protocol; engine tests and the evaluation command
+use InMemoryStore.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from engine.types import Fact, Passage, Term, Vocabulary
+
+
+class KnowledgeStore(Protocol):
+    def vocabulary(self) -> Vocabulary:
+        """Entity and metric names with aliases, and the periods held."""
+        ...
+
+    def find_facts(
+        self, *, entity: str, metric: str, periods: Sequence[str] | None = None
+    ) -> list[Fact]:
+        """Facts for one entity and metric (canonical names), in the given periods or all."""
+        ...
+
+    def search_passages(
+        self,
+        query: str,
+        *,
+        limit: int,
+        classifications: frozenset[str],
+        entities: Sequence[str] = (),
+    ) -> list[Passage]:
+        """Full-text search over passages. Any text is a safe query; never raises on syntax."""
+        ...
+
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+class InMemoryStore:
+    """A KnowledgeStore over Python lists, for engine tests and the evaluation command."""
+
+    def __init__(
+        self,
+        *,
+        entities: Iterable[Term] = (),
+        metrics: Iterable[Term] = (),
+        facts: Iterable[Fact] = (),
+        passages: Iterable[Passage] = (),
+    ) -> None:
+        self._facts: dict[tuple[str, str], dict[str, Fact]] = defaultdict(dict)
+        for fact in facts:
+            self._facts[(fact.entity, fact.metric)][fact.period] = fact
+        entity_terms = {t.name: t for t in entities}
+        metric_terms = {t.name: t for t in metrics}
+        for entity, metric in self._facts:
+            entity_terms.setdefault(entity, Term(entity))
+            metric_terms.setdefault(metric, Term(metric))
+        periods = sorted({p for by_period in self._facts.values() for p in by_period})
+        digest = hashlib.sha1(
+            repr((sorted(entity_terms.items()), sorted(metric_terms.items()), periods)).encode()
+        ).hexdigest()
+        self._vocabulary = Vocabulary(
+            entities=tuple(entity_terms.values()),
+            metrics=tuple(metric_terms.values()),
+            periods=tuple(periods),
+            version=digest,
+        )
+        self._passages = list(passages)
+        self._passage_words = [set(_words(p.title + " " + p.text)) for p in self._passages]
+        document_frequency: dict[str, int] = defaultdict(int)
+        for words in self._passage_words:
+            for word in words:
+                document_frequency[word] += 1
+        count = max(len(self._passages), 1)
+        self._idf = {w: math.log(1 + count / n) for w, n in document_frequency.items()}
+
+    def vocabulary(self) -> Vocabulary:
+        return self._vocabulary
+
+    def find_facts(
+        self, *, entity: str, metric: str, periods: Sequence[str] | None = None
+    ) -> list[Fact]:
+        by_period = self._facts.get((entity, metric), {})
+        if periods is None:
+            return [by_period[p] for p in sorted(by_period)]
+        return [by_period[p] for p in periods if p in by_period]
+
+    def search_passages(
+        self,
+        query: str,
+        *,
+        limit: int,
+        classifications: frozenset[str],
+        entities: Sequence[str] = (),
+    ) -> list[Passage]:
+        terms = set(_words(query))
+        scored: list[tuple[float, int]] = []
+        for index, (passage, words) in enumerate(
+            zip(self._passages, self._passage_words, strict=True)
+        ):
+            if passage.classification not in classifications:
+                continue
+            score = sum(self._idf.get(t, 0.0) for t in terms & words)
+            if score > 0:
+                scored.append((score, index))
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        return [
+            _with_score(self._passages[index], score) for score, index in scored[: max(limit, 0)]
+        ]
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def _with_score(passage: Passage, score: float) -> Passage:
+    from dataclasses import replace
+
+    return replace(passage, score=score)

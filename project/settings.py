@@ -1,0 +1,185 @@
+"""askapp settings: every value comes from the environment (or a `.env` file beside manage.py).
+
+A bad value stops start-up with ImproperlyConfigured naming the variable, so a typo in a
+deployment fails loudly instead of running with a silent default.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env")
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _bool(name: str, default: bool) -> bool:
+    raw = env.str(name, default=str(default)).strip().lower()
+    if raw in _TRUE:
+        return True
+    if raw in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, got {raw!r}")
+
+
+def _int(name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
+    raw = env.str(name, default=str(default)).strip()
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {raw!r}") from None
+    if value < minimum or (maximum is not None and value > maximum):
+        bounds = f"between {minimum} and {maximum}" if maximum is not None else f">= {minimum}"
+        raise ImproperlyConfigured(f"{name} must be {bounds}, got {value}")
+    return value
+
+
+def _float(name: str, default: float, *, minimum: float = 0.0) -> float:
+    raw = env.str(name, default=str(default)).strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, got {raw!r}") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def _choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = env.str(name, default=default).strip().lower()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def _database(name: str, default: str) -> dict[str, Any]:
+    raw = env.str(name, default=default)
+    try:
+        config = environ.Env.db_url_config(raw)
+    except Exception as exc:  # django-environ raises several types for a malformed URL
+        raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from exc
+    if not config.get("ENGINE"):
+        raise ImproperlyConfigured(f"{name} names an unknown database scheme: {raw!r}")
+    return config
+
+
+DEBUG = _bool("DEBUG", False)
+SECRET_KEY = env.str("SECRET_KEY", default="")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    SECRET_KEY = "insecure-development-key-only-for-debug"  # noqa: S105 - DEBUG only
+
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "askapp",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "project.urls"
+WSGI_APPLICATION = "project.wsgi.application"
+ASGI_APPLICATION = "project.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": _database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'var' / 'askapp.sqlite3'}")}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets readers run beside the one writer; the busy timeout makes a second writer
+    # wait for the lock instead of failing at once; IMMEDIATE takes the write lock when a
+    # transaction starts, so two concurrent asks serialise instead of deadlocking.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+    DATABASES["default"].setdefault("TEST", {})["NAME"] = str(BASE_DIR / "var" / "test.sqlite3")
+DATABASES["default"]["CONN_MAX_AGE"] = _int("CONN_MAX_AGE", 0)
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# --- askapp -----------------------------------------------------------------------------
+ASKAPP_PROVIDER = _choice("ASKAPP_PROVIDER", "mock", ("mock", "openai"))
+ASKAPP_OPENAI_BASE_URL = env.str("ASKAPP_OPENAI_BASE_URL", default="") or None
+ASKAPP_OPENAI_API_KEY = env.str("ASKAPP_OPENAI_API_KEY", default="")
+ASKAPP_OPENAI_MODEL = env.str("ASKAPP_OPENAI_MODEL", default="gpt-4o-mini")
+ASKAPP_OPENAI_TIMEOUT = _float("ASKAPP_OPENAI_TIMEOUT", 30.0, minimum=0.1)
+ASKAPP_OPENAI_MAX_RETRIES = _int("ASKAPP_OPENAI_MAX_RETRIES", 2, maximum=10)
+if ASKAPP_PROVIDER == "openai" and not ASKAPP_OPENAI_API_KEY:
+    raise ImproperlyConfigured("ASKAPP_OPENAI_API_KEY must be set when ASKAPP_PROVIDER is openai")
+
+ASKAPP_HISTORY_TURNS = _int("ASKAPP_HISTORY_TURNS", 20, minimum=0, maximum=200)
+ASKAPP_ANONYMOUS_CHAT = _bool("ASKAPP_ANONYMOUS_CHAT", False)
+ASKAPP_THROTTLE_USER = env.str("ASKAPP_THROTTLE_USER", default="120/min")
+ASKAPP_THROTTLE_ANON = env.str("ASKAPP_THROTTLE_ANON", default="30/min")

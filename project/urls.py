@@ -1,0 +1,9 @@
+"""URL wiring only: each app owns its own routes."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("", include("askapp.urls")),
+]
