@@ -136,7 +136,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-    DATABASES["default"].setdefault("TEST", {})["NAME"] = str(BASE_DIR / "var" / "test.sqlite3")
 DATABASES["default"]["CONN_MAX_AGE"] = _int("CONN_MAX_AGE", 0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
