@@ -1,0 +1,1 @@
+"""Services: every write to the database goes through a function here (keyword-only, typed)."""

@@ -1,0 +1,22 @@
+"""Fixtures for askapp tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+
+
+@pytest.fixture
+def write_file(tmp_path: Path) -> Callable[[str, str], str]:
+    """Write `text` (dedented, leading newline dropped) to tmp_path/name; return its path."""
+
+    def write(name: str, text: str) -> str:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dedent(text).lstrip("\n"), encoding="utf-8")
+        return str(path)
+
+    return write
