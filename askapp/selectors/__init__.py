@@ -1,0 +1,1 @@
+"""Selectors: reads from the database that views and commands share (keyword-only, typed)."""
