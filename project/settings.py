@@ -6,6 +6,7 @@ deployment fails loudly instead of running with a silent default.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -60,14 +61,27 @@ def _choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+def _rate(name: str, default: str) -> str:
+    value = env.str(name, default=default).strip()
+    if not re.fullmatch(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)", value):
+        raise ImproperlyConfigured(
+            f"{name} must look like 120/min (per s, min, hour or day), got {value!r}"
+        )
+    return value
+
+
 def _database(name: str, default: str) -> dict[str, Any]:
     raw = env.str(name, default=default)
+    scheme = raw.partition("://")[0]
+    if scheme not in environ.Env.DB_SCHEMES:
+        known = "postgres://, sqlite:///, mysql://"
+        raise ImproperlyConfigured(
+            f"{name} names an unknown database scheme: {raw!r} (expected e.g. {known})"
+        )
     try:
         config = environ.Env.db_url_config(raw)
     except Exception as exc:  # django-environ raises several types for a malformed URL
         raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from exc
-    if not config.get("ENGINE"):
-        raise ImproperlyConfigured(f"{name} names an unknown database scheme: {raw!r}")
     return config
 
 
@@ -76,7 +90,7 @@ SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "insecure-development-key-only-for-debug"  # noqa: S105 - DEBUG only
+    SECRET_KEY = "insecure-development-key-only-for-debug"  # DEBUG only
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -124,7 +138,10 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": _database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'var' / 'askapp.sqlite3'}")}
+DEFAULT_DATABASE_URL = f"sqlite:///{BASE_DIR / 'var' / 'askapp.sqlite3'}"
+DATABASES = {"default": _database("DATABASE_URL", DEFAULT_DATABASE_URL)}
+if not env.str("DATABASE_URL", default=""):
+    (BASE_DIR / "var").mkdir(exist_ok=True)  # var/ is not in git; the default file lives there
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the one writer; the busy timeout makes a second writer
     # wait for the lock instead of failing at once; IMMEDIATE takes the write lock when a
@@ -180,5 +197,5 @@ if ASKAPP_PROVIDER == "openai" and not ASKAPP_OPENAI_API_KEY:
 
 ASKAPP_HISTORY_TURNS = _int("ASKAPP_HISTORY_TURNS", 20, minimum=0, maximum=200)
 ASKAPP_ANONYMOUS_CHAT = _bool("ASKAPP_ANONYMOUS_CHAT", False)
-ASKAPP_THROTTLE_USER = env.str("ASKAPP_THROTTLE_USER", default="120/min")
-ASKAPP_THROTTLE_ANON = env.str("ASKAPP_THROTTLE_ANON", default="30/min")
+ASKAPP_THROTTLE_USER = _rate("ASKAPP_THROTTLE_USER", "120/min")
+ASKAPP_THROTTLE_ANON = _rate("ASKAPP_THROTTLE_ANON", "30/min")
