@@ -1,10 +1,37 @@
-"""Chunking documents into passages and searching them (full-text index per database)."""
+"""Chunking documents into passages, and ranked full-text search over them.
+
+The database keeps its own full-text index in step on every write path (migration 0002):
+SQLite FTS5 behind triggers, PostgreSQL a generated tsvector with a GIN index. On a SQLite
+file database an embedded tantivy index accelerates ranking at scale (FTS5's bm25 scans the
+whole posting list of every query term, which is too slow for common words at a million
+chunks); it catches up from a trigger-fed change log before it answers, and every hit is
+re-read and filtered in SQL, so a stale accelerator can miss a fresh passage but can never
+return a deleted one or one the caller may not see. See docs/adr/ (full-text search).
+
+    chunk_search()            the one entry point: ranked chunks, classification allow-list in SQL
+    search_index_sync()       bring the accelerator up to date now (after a bulk import, say)
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import os
 import re
+import threading
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-from askapp.models import Chunk, Document
+from django.conf import settings
+from django.db import OperationalError, connections
+from django.db.models import Q
+
+from askapp.models import Chunk, Classification, Document
+
+logger = logging.getLogger(__name__)
 
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 CHUNK_WORDS = 120
@@ -30,9 +57,469 @@ def split_into_chunks(text: str, *, max_words: int = CHUNK_WORDS) -> list[str]:
 
 
 def document_chunks_rebuild(*, document: Document) -> list[Chunk]:
-    """Replace a document's chunks with fresh ones cut from its body."""
+    """Replace a document's chunks with fresh ones cut from its body.
+
+    Classification, entity and period stay on the Document only; search joins them at query
+    time, so an edit of any of them (admin, service or raw ORM) is seen by the next search.
+    """
     document.chunks.all().delete()
     return Chunk.objects.bulk_create(
         Chunk(document=document, ordinal=i, text=text)
         for i, text in enumerate(split_into_chunks(document.body))
     )
+
+
+# --- query terms ----------------------------------------------------------------------------
+
+_WORD = re.compile(r"[^\W_]+")
+MAX_TERMS = 16
+MAX_TERM_LENGTH = 40
+
+# Words that carry no retrieval signal in a question about a financial knowledge base.
+_STOP_WORDS_TEXT = """
+    a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each either else
+    ever few for from further get got had has have having he her here hers herself him himself
+    his how i if in into is it its itself just let me might more most much must my myself no
+    nor not now of off on once only or other ought our ours ourselves out over own per please
+    same shall she should so some such tell than that the their theirs them themselves then
+    there these they this those through to too under until up upon us very was we were what
+    whats when where which while who whom whose why will with within without would you your
+    yours yourself yourselves company companies company's many show give explain describe
+    near
+"""
+STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
+
+
+def query_terms(text: str) -> list[str]:
+    """The words of a question worth searching for: lowercased, deduplicated, no stop words.
+
+    Every term is a run of letters and digits, so no user text ever reaches a query
+    language as syntax; callers still quote each term themselves.
+    """
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    terms: list[str] = []
+    for word in _WORD.findall(folded):
+        if word in STOP_WORDS or len(word) > MAX_TERM_LENGTH or word in terms:
+            continue
+        terms.append(word)
+        if len(terms) == MAX_TERMS:
+            break
+    return terms
+
+
+# --- the entry point ------------------------------------------------------------------------
+
+KNOWN_CLASSIFICATIONS = frozenset(Classification.values)
+
+
+@dataclass(frozen=True, slots=True)
+class _Filters:
+    classifications: tuple[str, ...]
+    entity_ids: tuple[int, ...] | None  # None: no narrowing
+
+    def q(self) -> Q:
+        allowed = Q(document__classification__in=self.classifications)
+        if self.entity_ids is None:
+            return allowed
+        return allowed & (
+            Q(document__entity__isnull=True) | Q(document__entity_id__in=self.entity_ids)
+        )
+
+
+def chunk_search(
+    *,
+    query: str,
+    limit: int,
+    classifications: frozenset[str],
+    entities: Sequence[str] = (),
+    using: str = "default",
+) -> list[Chunk]:
+    """Chunks ranked by relevance to `query`, best first, each with a `score` (higher is better).
+
+    Only chunks whose document has a classification in `classifications` come back (an
+    allow-list applied in SQL; unknown classifications never pass). `entities` (canonical
+    names) narrows to documents about those entities or about none. Any text is a safe
+    query; a query with no searchable word returns [].
+    """
+    terms = query_terms(query)
+    allowed = tuple(sorted(classifications & KNOWN_CLASSIFICATIONS))
+    if not terms or not allowed or limit <= 0:
+        return []
+    filters = _Filters(allowed, _entity_ids(entities, using) if entities else None)
+    ranked = _ranked_ids(terms, limit, filters, using)
+    return _fetch(ranked, limit, filters, using)
+
+
+def _entity_ids(names: Sequence[str], using: str) -> tuple[int, ...]:
+    from askapp.models import Entity
+
+    return tuple(
+        Entity.objects.using(using).filter(name__in=list(names)).values_list("pk", flat=True)
+    )
+
+
+def _ranked_ids(
+    terms: list[str], limit: int, filters: _Filters, using: str
+) -> list[tuple[int, float]]:
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        return _postgres_ranked(terms, limit, filters, using)
+    accelerator = accelerator_for(using)
+    if accelerator is not None:
+        try:
+            return accelerator.search(terms, limit, filters)
+        except AcceleratorUnavailable:
+            logger.warning("search accelerator unavailable; using FTS5", exc_info=True)
+    return _sqlite_ranked(terms, limit, filters, using)
+
+
+def _fetch(
+    ranked: list[tuple[int, float]], limit: int, filters: _Filters, using: str
+) -> list[Chunk]:
+    """The chunks themselves, re-filtered in SQL: the allow-list holds whatever ranked them."""
+    score_of = dict(ranked)
+    rows = (
+        Chunk.objects.using(using)
+        .filter(filters.q(), pk__in=list(score_of))
+        .select_related("document__entity")
+    )
+    chunks = sorted(rows, key=lambda c: (-score_of[c.pk], c.pk))[:limit]
+    for chunk in chunks:
+        chunk.score = score_of[chunk.pk]
+    return chunks
+
+
+# --- SQLite FTS5 ----------------------------------------------------------------------------
+
+
+def _fts5_phrase(term: str) -> str:
+    # Terms hold only letters and digits; quoting makes each one a plain FTS5 string.
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _sqlite_ranked(
+    terms: list[str], limit: int, filters: _Filters, using: str
+) -> list[tuple[int, float]]:
+    """Every term first (AND); if that finds too few, any term (OR), ranked after them."""
+    ranked = _fts5_query(" AND ".join(map(_fts5_phrase, terms)), limit, filters, using)
+    if len(ranked) < limit and len(terms) > 1:
+        loose = _fts5_query(" OR ".join(map(_fts5_phrase, terms)), limit, filters, using)
+        ranked = _below(ranked, loose)
+    return ranked[:limit]
+
+
+def _below(
+    strict: list[tuple[int, float]], loose: list[tuple[int, float]]
+) -> list[tuple[int, float]]:
+    """Strict hits, then the loose ones not among them, shifted to score below every strict one."""
+    seen = {pk for pk, _ in strict}
+    rest = [(pk, score) for pk, score in loose if pk not in seen]
+    if not strict or not rest:
+        return strict + rest
+    shift = min(0.0, min(s for _, s in strict) - max(s for _, s in rest) - 1e-6)
+    return strict + [(pk, score + shift) for pk, score in rest]
+
+
+def _fts5_query(
+    expression: str, limit: int, filters: _Filters, using: str
+) -> list[tuple[int, float]]:
+    placeholders = ", ".join("%s" for _ in filters.classifications)
+    sql = (
+        "SELECT askapp_chunk_fts.rowid, bm25(askapp_chunk_fts) AS rank FROM askapp_chunk_fts "
+        "JOIN askapp_chunk AS c ON c.id = askapp_chunk_fts.rowid "
+        "JOIN askapp_document AS d ON d.id = c.document_id "
+        f"WHERE askapp_chunk_fts MATCH %s AND d.classification IN ({placeholders})"
+    )
+    params: list[Any] = [expression, *filters.classifications]
+    if filters.entity_ids is not None:
+        ids = ", ".join("%s" for _ in filters.entity_ids) or "NULL"
+        sql += f" AND (d.entity_id IS NULL OR d.entity_id IN ({ids}))"
+        params += filters.entity_ids
+    sql += " ORDER BY rank, askapp_chunk_fts.rowid LIMIT %s"
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql, [*params, limit])
+        # bm25() is lower-is-better; callers get higher-is-better.
+        return [(pk, -rank) for pk, rank in cursor.fetchall()]
+
+
+# --- PostgreSQL -----------------------------------------------------------------------------
+
+
+def _postgres_ranked(
+    terms: list[str], limit: int, filters: _Filters, using: str
+) -> list[tuple[int, float]]:
+    """All terms first (plainto_tsquery ANDs them), then any term, ranked by ts_rank."""
+    every = "plainto_tsquery('english', %s)"
+    ranked = _postgres_query(every, [" ".join(terms)], limit, filters, using)
+    if len(ranked) < limit and len(terms) > 1:
+        any_of = " || ".join("plainto_tsquery('english', %s)" for _ in terms)
+        loose = _postgres_query(f"({any_of})", list(terms), limit, filters, using)
+        ranked = _below(ranked, loose)
+    return ranked[:limit]
+
+
+def _postgres_query(
+    tsquery: str, query_params: list[str], limit: int, filters: _Filters, using: str
+) -> list[tuple[int, float]]:
+    placeholders = ", ".join("%s" for _ in filters.classifications)
+    sql = (
+        f"SELECT c.id, ts_rank(c.search_vector, t.query) AS rank FROM askapp_chunk AS c "
+        f"JOIN askapp_document AS d ON d.id = c.document_id, (SELECT {tsquery} AS query) AS t "
+        f"WHERE c.search_vector @@ t.query AND d.classification IN ({placeholders})"
+    )
+    params: list[Any] = [*query_params, *filters.classifications]
+    if filters.entity_ids is not None:
+        ids = ", ".join("%s" for _ in filters.entity_ids) or "NULL"
+        sql += f" AND (d.entity_id IS NULL OR d.entity_id IN ({ids}))"
+        params += filters.entity_ids
+    sql += " ORDER BY rank DESC, c.id LIMIT %s"
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql, [*params, limit])
+        return [(pk, float(rank)) for pk, rank in cursor.fetchall()]
+
+
+# --- the embedded accelerator (tantivy) on SQLite files -------------------------------------
+
+
+class AcceleratorUnavailable(Exception):
+    """The accelerator cannot answer (not installed, index unreadable); FTS5 answers instead."""
+
+
+_ACCELERATORS: dict[tuple[str, str], SearchAccelerator | None] = {}
+_ACCELERATORS_LOCK = threading.Lock()
+
+
+def accelerator_for(using: str = "default") -> SearchAccelerator | None:
+    """The accelerator for a SQLite file database, or None (in-memory, disabled, PostgreSQL).
+
+    `ASKAPP_SEARCH_ACCELERATOR` (default True) turns it off; the index lives beside the
+    database file, in `<database>.search/`, unless `ASKAPP_SEARCH_INDEX_DIR` names a folder.
+    """
+    connection = connections[using]
+    name = str(connection.settings_dict.get("NAME") or "")
+    if (
+        connection.vendor != "sqlite"
+        or not getattr(settings, "ASKAPP_SEARCH_ACCELERATOR", True)
+        or connection.is_in_memory_db()
+    ):
+        return None
+    key = (using, name)
+    with _ACCELERATORS_LOCK:
+        if key not in _ACCELERATORS:
+            folder = getattr(settings, "ASKAPP_SEARCH_INDEX_DIR", "") or f"{name}.search"
+            _ACCELERATORS[key] = _open_accelerator(Path(folder), using)
+        return _ACCELERATORS[key]
+
+
+def _open_accelerator(folder: Path, using: str) -> SearchAccelerator | None:
+    try:
+        return SearchAccelerator(folder, using=using)
+    except AcceleratorUnavailable:
+        logger.warning("search accelerator disabled; FTS5 answers alone", exc_info=True)
+        return None
+
+
+def search_index_sync(using: str = "default") -> bool:
+    """Bring the accelerator up to date with the database now. False if there is none."""
+    accelerator = accelerator_for(using)
+    return accelerator is not None and accelerator.sync()
+
+
+_UNKNOWN = "-"  # the indexed classification of a chunk whose document's is not a known one
+_OVERFETCH = 3
+_STATE_FILE = "askapp-state.json"
+
+
+class SearchAccelerator:
+    """A tantivy index of chunk text, with classification and entity as filter fields.
+
+    In step with the database: triggers append every changed chunk id to askapp_chunk_change;
+    before each search, one query compares the log's head (and the database's generation)
+    with what this index has applied, and the index catches up if it is behind. Writers in
+    several processes are serialised by tantivy's writer lock; a process that cannot take it
+    searches the last committed index instead. Changes are applied only outside a
+    transaction, so only committed writes ever reach the index.
+    """
+
+    def __init__(self, folder: Path, *, using: str = "default") -> None:
+        try:
+            import tantivy
+        except ImportError as exc:
+            raise AcceleratorUnavailable("the tantivy package is not installed") from exc
+        self._tantivy = tantivy
+        self.folder = folder
+        self.using = using
+        self._lock = threading.Lock()
+        self._schema = self._build_schema()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            self._index = tantivy.Index(self._schema, path=str(folder), reuse=True)
+        except (OSError, ValueError) as exc:
+            raise AcceleratorUnavailable(f"cannot open the search index in {folder}") from exc
+        self._applied: tuple[str, int] = ("", -1)
+
+    def _build_schema(self) -> Any:
+        builder = self._tantivy.SchemaBuilder()
+        builder.add_integer_field("chunk", stored=True, indexed=True, fast=True)
+        builder.add_text_field("text", stored=False, tokenizer_name="en_stem")
+        builder.add_text_field("classification", stored=False, tokenizer_name="raw")
+        builder.add_integer_field("entity", stored=False, indexed=True, fast=True)
+        return builder.build()
+
+    # search
+
+    def search(self, terms: list[str], limit: int, filters: _Filters) -> list[tuple[int, float]]:
+        self.sync()
+        query = self._query(terms, filters)
+        if query is None:
+            return []
+        try:
+            searcher = self._index.searcher()
+            hits = searcher.search(query, limit * _OVERFETCH + 10).hits
+            return [(searcher.doc(address)["chunk"][0], float(score)) for score, address in hits]
+        except ValueError as exc:
+            raise AcceleratorUnavailable("the search index could not be read") from exc
+
+    def _query(self, terms: list[str], filters: _Filters) -> Any:
+        tantivy = self._tantivy
+        clauses = []
+        for term in terms:
+            try:  # a quoted term is analysed like the text (stemmed); it is never syntax
+                clauses.append(
+                    (tantivy.Occur.Should, self._index.parse_query(f'"{term}"', ["text"]))
+                )
+            except ValueError:
+                continue
+        if not clauses:
+            return None
+        parts = [(tantivy.Occur.Must, tantivy.Query.boolean_query(clauses))]
+        hidden = [*sorted(KNOWN_CLASSIFICATIONS - set(filters.classifications)), _UNKNOWN]
+        parts.append(
+            (
+                tantivy.Occur.MustNot,
+                tantivy.Query.term_set_query(self._schema, "classification", hidden),
+            )
+        )
+        if filters.entity_ids is not None:
+            wanted = [0, *filters.entity_ids]
+            parts.append(
+                (tantivy.Occur.Must, tantivy.Query.term_set_query(self._schema, "entity", wanted))
+            )
+        return tantivy.Query.boolean_query(parts)
+
+    # keeping in step
+
+    def sync(self) -> bool:
+        """Catch up with the database's change log; True when the index is current."""
+        head = self._head()
+        if head == self._applied:
+            return True
+        with self._lock:
+            self._load_state()
+            if head == self._applied:
+                return True
+            if connections[self.using].in_atomic_block:
+                return False  # uncommitted writes must not reach a shared index
+            return self._catch_up(head)
+
+    def _head(self) -> tuple[str, int]:
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(
+                # sqlite_sequence keeps the highest seq ever used, even after pruning.
+                "SELECT generation, coalesce((SELECT seq FROM sqlite_sequence "
+                "WHERE name = 'askapp_chunk_change'), 0) FROM askapp_search_state WHERE id = 1"
+            )
+            generation, seq = cursor.fetchone()
+        return generation, seq
+
+    def _load_state(self) -> None:
+        try:
+            state = json.loads((self.folder / _STATE_FILE).read_text())
+            applied = (str(state["generation"]), int(state["seq"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            applied = ("", -1)
+        if applied != self._applied:
+            self._index.reload()
+            self._applied = applied
+
+    def _catch_up(self, head: tuple[str, int]) -> bool:
+        try:
+            writer = self._index.writer(heap_size=64_000_000, num_threads=1)
+        except ValueError:
+            return False  # another process holds the writer lock and is catching up
+        try:
+            generation, seq = head
+            if generation != self._applied[0] or seq < self._applied[1]:
+                self._rebuild(writer)
+            else:
+                self._apply(writer, self._changed_since(self._applied[1], seq))
+            writer.commit()
+            writer.wait_merging_threads()
+        finally:
+            del writer  # releases the writer lock
+        self._save_state(head)
+        self._index.reload()
+        self._applied = head
+        self._prune(head[1])
+        return True
+
+    def _rebuild(self, writer: Any) -> None:
+        writer.delete_all_documents()
+        for rows in self._rows("", []):
+            for row in rows:
+                writer.add_document(self._document(*row))
+
+    def _changed_since(self, applied: int, head: int) -> list[int]:
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(
+                "SELECT DISTINCT chunk_id FROM askapp_chunk_change WHERE seq > %s AND seq <= %s",
+                [applied, head],
+            )
+            return [pk for (pk,) in cursor.fetchall()]
+
+    def _apply(self, writer: Any, chunk_ids: list[int]) -> None:
+        for start in range(0, len(chunk_ids), 500):
+            batch = chunk_ids[start : start + 500]
+            for pk in batch:
+                writer.delete_documents_by_term("chunk", pk)
+            marks = ", ".join("%s" for _ in batch)
+            for rows in self._rows(f"WHERE c.id IN ({marks})", batch):
+                for row in rows:
+                    writer.add_document(self._document(*row))
+
+    def _rows(self, where: str, params: list[int]) -> Iterable[list[tuple[Any, ...]]]:
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(
+                "SELECT c.id, c.text, d.classification, d.entity_id FROM askapp_chunk AS c "
+                f"JOIN askapp_document AS d ON d.id = c.document_id {where}",
+                params,
+            )
+            while rows := cursor.fetchmany(5000):
+                yield rows
+
+    def _document(self, pk: int, text: str, classification: str, entity_id: int | None) -> Any:
+        known = classification if classification in KNOWN_CLASSIFICATIONS else _UNKNOWN
+        return self._tantivy.Document(
+            chunk=pk, text=text, classification=known, entity=entity_id or 0
+        )
+
+    def _save_state(self, head: tuple[str, int]) -> None:
+        path = self.folder / _STATE_FILE
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps({"generation": head[0], "seq": head[1]}))
+        temporary.replace(path)
+
+    def _prune(self, seq: int) -> None:
+        """Drop applied log rows, unless another writer holds the database right now."""
+        connection = connections[self.using]
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA busy_timeout")
+            (timeout,) = cursor.fetchone()
+            cursor.execute("PRAGMA busy_timeout = 0")
+            try:
+                cursor.execute("DELETE FROM askapp_chunk_change WHERE seq <= %s", [seq])
+            except OperationalError:  # a busy database only delays pruning
+                logger.debug("change log not pruned: database busy", exc_info=True)
+            finally:
+                cursor.execute(f"PRAGMA busy_timeout = {int(timeout)}")
