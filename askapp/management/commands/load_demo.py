@@ -30,20 +30,31 @@ class Command(BaseCommand):
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--dry-run", action="store_true", help="check the files only")
 
-    def handle(self, *args: Any, dry_run: bool = False, **options: Any) -> None:
+    def handle(self, *args: Any, dry_run: bool = False, verbosity: int = 1, **options: Any) -> None:
         try:
-            self._load(dry_run=dry_run)
+            reports = self._load(dry_run=dry_run)
         except ImportFailure as exc:
             raise CommandError(str(exc)) from None
+        for report in reports if verbosity > 1 else ():
+            self.stdout.write(report.summary())
+        if verbosity > 0:
+            self.stdout.write(self._total(reports, dry_run=dry_run))
 
-    def _load(self, *, dry_run: bool) -> None:
-        self._show(import_entities(str(DEMO_DIR / "entities.csv"), dry_run=dry_run))
-        self._show(import_metrics(str(DEMO_DIR / "metrics.csv"), dry_run=dry_run))
-        facts = str(DEMO_DIR / "facts.csv")
-        self._show(import_facts(facts, dry_run=dry_run, write_progress=self.stderr.write))
+    def _load(self, *, dry_run: bool) -> list[ImportReport]:
+        reports = [
+            import_entities(str(DEMO_DIR / "entities.csv"), dry_run=dry_run),
+            import_metrics(str(DEMO_DIR / "metrics.csv"), dry_run=dry_run),
+            import_facts(str(DEMO_DIR / "facts.csv"), dry_run=dry_run),
+        ]
         keys_seen: dict[str, tuple[str, int]] = {}
         for path in [str(DEMO_DIR / "docs.jsonl"), *document_files(str(DEMO_DIR / "documents"))]:
-            self._show(import_documents(path, dry_run=dry_run, keys_seen=keys_seen))
+            reports.append(import_documents(path, dry_run=dry_run, keys_seen=keys_seen))
+        return reports
 
-    def _show(self, report: ImportReport) -> None:
-        self.stdout.write(report.summary())
+    @staticmethod
+    def _total(reports: list[ImportReport], *, dry_run: bool) -> str:
+        totals: dict[str, int] = {}
+        for report in reports:
+            totals[report.noun] = totals.get(report.noun, 0) + report.created + report.updated
+        counts = ", ".join(f"{count} {noun}" for noun, count in totals.items())
+        return f"Demo data {'checked' if dry_run else 'loaded'} from {DEMO_DIR}: {counts}"
