@@ -1,0 +1,144 @@
+"""The knowledge store the engine reads, over the database (engine.store.KnowledgeStore)."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from collections.abc import Callable, Sequence
+
+from askapp import search
+from askapp.models import Chunk, Classification, Document, Entity, Fact, Metric
+from engine import types as et
+
+_KNOWN = frozenset(Classification.values)
+
+
+class DatabaseStore:
+    """Entities, metrics, facts and passages from the database, as engine values.
+
+    The vocabulary is cached per store and checked with one cheap probe per call (row counts
+    and the latest `updated` of entities, metrics and facts, in a single query): a question
+    costs one small query instead of three full reads, and any import, admin edit or delete
+    is seen by the very next question, in every process, with no cross-process signal.
+    Writes that bypass `updated` (a raw queryset update of aliases) are caught by a full
+    re-read at most every `refresh_after` seconds.
+    """
+
+    def __init__(
+        self,
+        *,
+        using: str = "default",
+        refresh_after: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.using = using
+        self.refresh_after = refresh_after
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._vocabulary: et.Vocabulary | None = None
+        self._probe: tuple[object, ...] | None = None
+        self._loaded_at = 0.0
+
+    # vocabulary
+
+    def vocabulary(self) -> et.Vocabulary:
+        probe = self._read_probe()
+        with self._lock:
+            fresh = self.clock() - self._loaded_at < self.refresh_after
+            if self._vocabulary is not None and probe == self._probe and fresh:
+                return self._vocabulary
+        vocabulary = self._read_vocabulary()
+        with self._lock:
+            self._vocabulary, self._probe, self._loaded_at = vocabulary, probe, self.clock()
+        return vocabulary
+
+    def _read_probe(self) -> tuple[object, ...]:
+        from django.db import connections
+
+        tables = (Entity._meta.db_table, Metric._meta.db_table, Fact._meta.db_table)
+        parts = ", ".join(
+            f"(SELECT count(*) FROM {t}), (SELECT max(updated) FROM {t})" for t in tables
+        )
+        with connections[self.using].cursor() as cursor:
+            cursor.execute(f"SELECT {parts}")
+            return tuple(cursor.fetchone())
+
+    def _read_vocabulary(self) -> et.Vocabulary:
+        entities = tuple(e.to_engine() for e in Entity.objects.using(self.using).order_by("name"))
+        metrics = tuple(m.to_engine() for m in Metric.objects.using(self.using).order_by("name"))
+        periods = tuple(
+            Fact.objects.using(self.using)
+            .order_by("period")
+            .values_list("period", flat=True)
+            .distinct()
+        )
+        digest = hashlib.sha1(repr((entities, metrics, periods)).encode(), usedforsecurity=False)
+        return et.Vocabulary(
+            entities=entities, metrics=metrics, periods=periods, version=digest.hexdigest()
+        )
+
+    # facts
+
+    def find_facts(
+        self, *, entity: str, metric: str, periods: Sequence[str] | None = None
+    ) -> list[et.Fact]:
+        rows = Fact.objects.using(self.using).filter(entity__name=entity, metric__name=metric)
+        if periods is not None:
+            rows = rows.filter(period__in=list(periods))
+        facts = {f.period: f.to_engine() for f in rows.select_related("entity", "metric")}
+        if periods is None:
+            return [facts[p] for p in sorted(facts)]
+        return [facts[p] for p in dict.fromkeys(periods) if p in facts]
+
+    # passages
+
+    def search_passages(
+        self,
+        query: str,
+        *,
+        limit: int,
+        classifications: frozenset[str],
+        entities: Sequence[str] = (),
+    ) -> list[et.Passage]:
+        chunks = search.chunk_search(
+            query=query,
+            limit=limit,
+            classifications=classifications,
+            entities=entities,
+            using=self.using,
+        )
+        return [passage(chunk, score=chunk.score) for chunk in chunks]
+
+    def document_passages(
+        self, document_id: str, *, classifications: frozenset[str]
+    ) -> list[et.Passage]:
+        """Every passage of one document, in order, if its classification is allowed."""
+        try:
+            pk = int(document_id)
+        except (TypeError, ValueError):
+            return []
+        allowed = sorted(classifications & _KNOWN)
+        chunks = (
+            Chunk.objects.using(self.using)
+            .filter(document_id=pk, document__classification__in=allowed)
+            .select_related("document__entity")
+            .order_by("ordinal")
+        )
+        return [passage(chunk) for chunk in chunks]
+
+
+def passage(chunk: Chunk, *, score: float = 0.0) -> et.Passage:
+    """A chunk as the engine sees it; an unknown classification becomes None (never shown)."""
+    document: Document = chunk.document
+    return et.Passage(
+        id=f"chunk:{chunk.pk}",
+        document_id=str(document.pk),
+        title=document.title,
+        text=chunk.text,
+        classification=document.classification if document.classification in _KNOWN else None,
+        source=document.source,
+        entity=document.entity.name if document.entity else None,
+        period=document.period or None,
+        score=float(score),
+    )
