@@ -38,6 +38,12 @@ class KnowledgeStore(Protocol):
         """Full-text search over passages. Any text is a safe query; never raises on syntax."""
         ...
 
+    def document_passages(
+        self, document_id: str, *, classifications: frozenset[str]
+    ) -> list[Passage]:
+        """Every passage of one document, in order, if its classification is allowed."""
+        ...
+
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -112,6 +118,15 @@ class InMemoryStore:
         scored.sort(key=lambda item: (-item[0], item[1]))
         return [
             _with_score(self._passages[index], score) for score, index in scored[: max(limit, 0)]
+        ]
+
+    def document_passages(
+        self, document_id: str, *, classifications: frozenset[str]
+    ) -> list[Passage]:
+        return [
+            p
+            for p in self._passages
+            if p.document_id == document_id and p.classification in classifications
         ]
 
 

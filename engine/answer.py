@@ -1,0 +1,355 @@
+"""answer_question and its streaming twin: the engine's one entry point.
+
+Order of work, for every question:
+1. the security gate screens the raw current question (blocked: nothing else runs);
+2. the parser reads the current question only; a session, if given, fills open slots;
+3. structured questions run the tool loop and are rendered from the facts the tools returned;
+   narrative questions run retrieve -> link -> rerank -> generate, sentence by sentence grounded.
+History (flat (role, text) pairs) only ever becomes messages between the system prompt and the
+current question (ADR 0017); it never reaches the gate, the parser, retrieval or the sources.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import EngineError, ProviderError
+from engine.gate import SecurityGate
+from engine.grounding import Grounder, sentences
+from engine.intent import Intent
+from engine.narrative import Pipeline, default_pipeline
+from engine.parser import IntentParser, parser_for
+from engine.plan import Plan, Reply, make_plan
+from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
+from engine.providers.base import Completion, Message, Provider
+from engine.render import render
+from engine.session import ConversationSession
+from engine.store import KnowledgeStore
+from engine.tools import TOOL_SCHEMAS, Toolbox
+from engine.types import DEFAULT_CLEARANCE, Answer, Carried, Event, Source, Status
+
+HistoryTurn = tuple[str, str]
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+MAX_TOOL_STEPS = 6
+LOOSE_WORDS_FOR_NARRATIVE = 2
+MAX_CALLS_PER_STEP = 16
+
+UNSUPPORTED_TEXT = (
+    "askapp answers questions about the figures and documents in its knowledge base; it does "
+    "not forecast, predict or give investment advice."
+)
+ONLY_ENTITY = "the only company in the knowledge base"
+NO_PASSAGE_TEXT = "The knowledge base holds no passage that answers this question."
+_BLOCKED_TEXT = "This question was not answered: {detail}"
+_DEFAULT_GATE = SecurityGate()
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_tool_steps: int = MAX_TOOL_STEPS
+    max_calls_per_step: int = MAX_CALLS_PER_STEP
+
+
+def _history_messages(history: Sequence[HistoryTurn] | None) -> list[dict[str, str]]:
+    """History as plain user/assistant messages. A pair cannot carry a system or tool role,
+    tool calls, or anything but text: every other role becomes user."""
+    if history is None:
+        return []
+    messages = []
+    for turn in history:
+        if isinstance(turn, (str, bytes)) or len(turn) != 2:
+            raise TypeError("history turns must be (role, text) pairs")
+        role, text = turn
+        if not isinstance(role, str) or not isinstance(text, str):
+            raise TypeError("history roles and texts must be strings")
+        messages.append(
+            {"role": role if role in ("user", "assistant") else "user", "content": text}
+        )
+    return messages
+
+
+def answer_question(
+    question: str,
+    store: KnowledgeStore,
+    provider: Provider,
+    *,
+    history: Sequence[HistoryTurn] | None = None,
+    session: ConversationSession | None = None,
+    clearance: frozenset[str] = DEFAULT_CLEARANCE,
+    gate: SecurityGate | None = None,
+    parser: IntentParser | None = None,
+    pipeline: Pipeline | None = None,
+    limits: Limits = Limits(),
+) -> Answer:
+    """Answer one question. The same Answer the stream ends with."""
+    answer: Answer | None = None
+    for event in answer_question_stream(
+        question, store, provider, history=history, session=session, clearance=clearance,
+        gate=gate, parser=parser, pipeline=pipeline, limits=limits,
+    ):  # fmt: skip
+        if event.kind == "done":
+            answer = event.data
+    assert answer is not None  # the stream always ends with done
+    return answer
+
+
+def answer_question_stream(
+    question: str,
+    store: KnowledgeStore,
+    provider: Provider,
+    *,
+    history: Sequence[HistoryTurn] | None = None,
+    session: ConversationSession | None = None,
+    clearance: frozenset[str] = DEFAULT_CLEARANCE,
+    gate: SecurityGate | None = None,
+    parser: IntentParser | None = None,
+    pipeline: Pipeline | None = None,
+    limits: Limits = Limits(),
+) -> Iterator[Event]:
+    """Events: meta (how the question was understood), delta (text, sentence by sentence),
+    sources, then done with the Answer. On failure an error event comes before done."""
+    run = _Run(
+        question=question, store=store, provider=provider,
+        history=_history_messages(history), session=session, clearance=clearance,
+        gate=gate or _DEFAULT_GATE, parser=parser, pipeline=pipeline, limits=limits,
+    )  # fmt: skip
+    yield from run.events()
+
+
+@dataclass
+class _Run:
+    question: str
+    store: KnowledgeStore
+    provider: Provider
+    history: list[dict[str, str]]
+    session: ConversationSession | None
+    clearance: frozenset[str]
+    gate: SecurityGate
+    parser: IntentParser | None
+    pipeline: Pipeline | None
+    limits: Limits
+    intent: Intent | None = None
+    carried: tuple[Carried, ...] = ()
+    emitted: list[str] = field(default_factory=list)
+
+    def events(self) -> Iterator[Event]:
+        screen = self.gate.screen(self.question)
+        if not screen.allowed:
+            yield self._meta()
+            yield from self._finish(
+                "blocked", _BLOCKED_TEXT.format(detail=screen.detail), reason=screen.reason
+            )
+            return
+        try:
+            yield from self._answer()
+        except (EngineError, TimeoutError, ConnectionError) as exc:
+            code = type(exc).__name__
+            message = _failure_message(exc)
+            yield Event("error", {"code": code, "message": message})
+            yield from self._finish("error", message, reason=code, sent=True)
+
+    def _answer(self) -> Iterator[Event]:
+        vocabulary = self.store.vocabulary()
+        intent = (self.parser or parser_for(vocabulary)).parse(self.question)
+        if self.session is not None:
+            intent, self.carried = self.session.resolve(intent)
+        if not intent.entities and len(vocabulary.entities) == 1 and intent.kind != "unsupported":
+            only = vocabulary.entities[0].name
+            intent = intent.with_(entities=(only,))
+            self.carried = (*self.carried, Carried("entity", only, 0, ONLY_ENTITY))
+        if intent.structured and len(intent.loose) >= LOOSE_WORDS_FOR_NARRATIVE:
+            # Many words linked to nothing: the figures cannot say what is asked; the
+            # documents might, and the narrative channel never invents a figure.
+            intent = intent.with_(kind="narrative", operation=None)
+        self.intent = intent
+        yield self._meta()
+        if intent.kind == "unsupported":
+            yield from self._finish("not_found", UNSUPPORTED_TEXT)
+        elif intent.kind == "narrative":
+            yield from self._narrative(intent)
+        else:
+            plan = make_plan(intent, self.store, vocabulary, self.clearance)
+            if isinstance(plan, Reply):
+                yield from self._finish(plan.status, plan.text, choices=plan.choices)
+            else:
+                yield from self._structured(plan, vocabulary)
+
+    # -- structured channel --------------------------------------------------------------
+    def _structured(self, plan: Plan, vocabulary: Any) -> Iterator[Event]:
+        self.intent = plan.intent
+        toolbox = Toolbox(store=self.store, vocabulary=vocabulary, clearance=self.clearance)
+        _run_tool_loop(
+            self.question, self.provider, toolbox,
+            history=self.history, carried=self.carried, limits=self.limits,
+        )  # fmt: skip
+        rendered = render(plan, toolbox.facts)
+        text = rendered.text
+        if rendered.status == "found" and self.carried:
+            text = f"{text} {_carried_note(self.carried)}"
+        yield from self._finish(
+            rendered.status,
+            text,
+            figures=rendered.figures,
+            sources=rendered.sources,
+            choices=rendered.choices,
+        )
+
+    # -- narrative channel ---------------------------------------------------------------
+    def _narrative(self, intent: Intent) -> Iterator[Event]:
+        pipeline = self.pipeline or default_pipeline(self.store)
+        passages = pipeline.passages(intent.question, intent=intent, clearance=self.clearance)
+        if not passages:
+            yield from self._finish("not_found", NO_PASSAGE_TEXT)
+            return
+        grounder = Grounder(passages)
+        messages = _narrative_messages(self.question, passages, self.history)
+        for sentence in sentences(self.provider.stream(messages)):
+            kept = grounder.sentence(sentence)
+            if kept is not None:
+                yield Event("delta", f" {kept}" if self.emitted else kept)
+                self.emitted.append(kept)
+        cited = grounder.cited_passages()
+        if not cited:
+            yield from self._finish("not_found", NO_PASSAGE_TEXT, sent=True)
+            return
+        sources = tuple(Source.from_passage(p) for p in cited)
+        yield from self._finish("answered", " ".join(self.emitted), sources=sources, sent=True)
+
+    # -- endings ---------------------------------------------------------------------------
+    def _meta(self) -> Event:
+        return Event(
+            "meta",
+            {
+                "intent": self.intent.to_dict() if self.intent else {},
+                "carried": [c.to_dict() for c in self.carried],
+                "provider": self.provider.name,
+                "model": self.provider.model,
+            },
+        )
+
+    def _finish(
+        self,
+        status: Status,
+        text: str,
+        *,
+        figures: tuple[Any, ...] = (),
+        sources: tuple[Source, ...] = (),
+        choices: tuple[str, ...] = (),
+        reason: str | None = None,
+        sent: bool = False,
+    ) -> Iterator[Event]:
+        if not sent:
+            for piece in _pieces(text):
+                yield Event("delta", piece)
+        answer = Answer(
+            text=text,
+            status=status,
+            figures=figures if status == "found" else (),
+            sources=sources if status in ("found", "answered") else (),
+            intent=self.intent.to_dict() if self.intent else {},
+            carried=self.carried,
+            reason=reason,
+            choices=choices,
+            provider=self.provider.name,
+            model=self.provider.model,
+        )
+        yield Event("sources", [s.to_dict() for s in answer.sources])
+        if self.session is not None and self.intent is not None and status != "blocked":
+            self.session.remember(self.question, self.intent, answer)
+        yield Event("done", answer)
+
+
+def _run_tool_loop(
+    question: str,
+    provider: Provider,
+    toolbox: Toolbox,
+    *,
+    history: list[dict[str, str]],
+    carried: tuple[Carried, ...],
+    limits: Limits,
+) -> None:
+    """Let the provider call tools until it answers or runs out of steps. The evidence is
+    what `toolbox` keeps; the provider's own words are not used."""
+    messages: list[Message] = [
+        {"role": "system", "content": structured_system(carried)},
+        *history,
+        {"role": "user", "content": question},
+    ]
+    for _ in range(limits.max_tool_steps):
+        completion: Completion = provider.complete(list(messages), tools=TOOL_SCHEMAS)
+        if not completion.tool_calls:
+            return
+        calls = completion.tool_calls[: limits.max_calls_per_step]
+        messages.append(
+            {
+                "role": "assistant",
+                "content": completion.content,
+                "tool_calls": [
+                    {
+                        "id": call.id,
+                        "type": "function",
+                        "function": {"name": call.name, "arguments": call.arguments},
+                    }
+                    for call in calls
+                ],
+            }
+        )
+        for call in calls:
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": toolbox.run(call)})
+
+
+def _narrative_messages(
+    question: str, passages: Sequence[Any], history: list[dict[str, str]]
+) -> list[Message]:
+    return [
+        {"role": "system", "content": NARRATIVE_SYSTEM},
+        *history,
+        {"role": "user", "content": narrative_user_message(question, passages)},
+    ]
+
+
+_OPERATION_NAMES = {
+    "difference": "the change",
+    "percent_change": "the percent change",
+    "ratio": "the ratio",
+    "percent_of": "the share",
+    "sum": "the sum",
+    "average": "the average",
+    "higher": "the comparison",
+    "lower": "the comparison",
+    "trend": "the trend",
+}
+
+
+def _carried_note(carried: tuple[Carried, ...]) -> str:
+    earlier = list(
+        dict.fromkeys(
+            _OPERATION_NAMES.get(c.value, c.value) if c.slot == "operation" else c.value
+            for c in carried
+            if c.from_turn > 0
+        )
+    )
+    parts = []
+    if earlier:
+        parts.append(f"{', '.join(earlier)} carried from your earlier question")
+    parts.extend(f"{c.value}: {c.question}" for c in carried if c.from_turn == 0)
+    return f"({'; '.join(parts)}.)"
+
+
+def _pieces(text: str) -> Iterator[str]:
+    """The text cut at sentence ends; the pieces join back to exactly the text."""
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        yield text[start : match.end()]
+        start = match.end()
+    if start < len(text):
+        yield text[start:]
+
+
+def _failure_message(exc: BaseException) -> str:
+    if isinstance(exc, ProviderError):
+        return f"The model provider failed: {exc}"
+    return f"The answer could not be completed: {exc}"

@@ -1,0 +1,59 @@
+"""Arithmetic on facts, in Decimal, refusing combinations that would mislead.
+
+Mixed units and a zero base give no result rather than a misleading one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
+
+from engine.types import Fact
+
+PERCENT_UNIT = "%"
+RATIO_UNIT = "ratio"
+_PLACES = Decimal("0.000001")
+
+
+def compute(operation: str, facts: Sequence[Fact]) -> tuple[Decimal, str] | None:
+    """The result and its unit, or None when the facts cannot be combined that way."""
+    if not facts:
+        return None
+    values = [f.value for f in facts]
+    units = {f.unit for f in facts}
+    with localcontext() as ctx:
+        ctx.prec = 34
+        try:
+            return _compute(operation, values, units, facts[0].unit)
+        except (DivisionByZero, InvalidOperation):
+            return None
+
+
+def _compute(
+    operation: str, values: list[Decimal], units: set[str], unit: str
+) -> tuple[Decimal, str] | None:
+    if operation == "ratio":
+        if len(values) != 2 or values[1] == 0:
+            return None
+        return _round(values[0] / values[1]), RATIO_UNIT
+    if len(units) != 1:
+        return None
+    if operation == "sum":
+        return _round(sum(values, Decimal(0))), unit
+    if operation == "average":
+        return _round(sum(values, Decimal(0)) / len(values)), unit
+    if len(values) != 2:
+        return None
+    first, second = values
+    if operation == "difference":
+        return _round(second - first), unit
+    if operation == "percent_change":
+        if first == 0:
+            return None
+        return _round((second - first) / abs(first) * 100), PERCENT_UNIT
+    return None
+
+
+def _round(value: Decimal) -> Decimal:
+    rounded = value.quantize(_PLACES)
+    return rounded.normalize() if rounded != rounded.to_integral() else rounded.to_integral()

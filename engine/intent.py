@@ -1,0 +1,84 @@
+"""What a question was understood to ask: the parser's output, JSON-ready for the admin."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+Kind = Literal["lookup", "comparison", "multi", "narrative", "unsupported"]
+Operation = Literal[
+    "difference",
+    "percent_change",
+    "ratio",
+    "percent_of",
+    "sum",
+    "average",
+    "higher",
+    "lower",
+    "trend",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Ambiguity:
+    slot: Literal["entity", "metric", "period"]
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    question: str
+    kind: Kind
+    operation: Operation | None = None
+    entities: tuple[str, ...] = ()
+    metrics: tuple[str, ...] = ()
+    periods: tuple[str, ...] = ()
+    period_range: bool = False
+    relative_last: int | None = None
+    ambiguous: tuple[Ambiguity, ...] = ()
+    qualifiers: tuple[str, ...] = ()  # words tied to the metric that no metric label holds
+    loose: tuple[str, ...] = ()  # content words that linked to nothing at all
+    follow_up: bool = False  # elliptical ("and in FY2022?"): leans on earlier questions
+
+    def with_(self, **changes: Any) -> Intent:
+        return replace(self, **changes)
+
+    @property
+    def structured(self) -> bool:
+        return self.kind in ("lookup", "comparison", "multi")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "kind": self.kind,
+            "operation": self.operation,
+            "entities": list(self.entities),
+            "metrics": list(self.metrics),
+            "periods": list(self.periods),
+            "period_range": self.period_range,
+            "relative_last": self.relative_last,
+            "ambiguous": [{"slot": a.slot, "choices": list(a.choices)} for a in self.ambiguous],
+            "qualifiers": list(self.qualifiers),
+            "loose": list(self.loose),
+            "follow_up": self.follow_up,
+        }
+
+    @classmethod
+    def from_dict(cls, question: str, data: dict[str, Any]) -> Intent:
+        """Rebuild a stored intent (a session rebuilt from stored turns uses this)."""
+        return cls(
+            question=question,
+            kind=data.get("kind", "lookup"),
+            operation=data.get("operation"),
+            entities=tuple(data.get("entities", ())),
+            metrics=tuple(data.get("metrics", ())),
+            periods=tuple(data.get("periods", ())),
+            period_range=bool(data.get("period_range", False)),
+            relative_last=data.get("relative_last"),
+            ambiguous=tuple(
+                Ambiguity(a["slot"], tuple(a["choices"])) for a in data.get("ambiguous", ())
+            ),
+            qualifiers=tuple(data.get("qualifiers", ())),
+            loose=tuple(data.get("loose", ())),
+            follow_up=bool(data.get("follow_up", False)),
+        )

@@ -1,0 +1,457 @@
+"""Deterministic intent parsing of the current question only.
+
+The parser links words to the store's vocabulary (entity and metric names with aliases), reads
+periods, and decides what kind of question it is. It never sees history or assistant text:
+`parse(question)` takes one string. Linking weights words by how few metric labels hold them,
+so the rare words of a long label ("exercise" in "weighted average exercise price per share")
+decide, and when two labels tie it reports an ambiguity instead of guessing.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.intent import Ambiguity, Intent, Kind, Operation
+from engine.text import Token, normalise_word, tokenize, words
+from engine.timeframe import TimeFrame, expand_range, read_timeframe
+from engine.types import Vocabulary
+
+
+def _lexicon(text: str) -> frozenset[str]:
+    """Lexicon words in the same normalised form the question's tokens take."""
+    return frozenset(normalise_word(w) for w in text.split())
+
+
+# Words that carry no metric meaning in a question.
+STOP = _lexicon(
+    """
+    a an the of in on at for to from by with and or as is are was were be been being am
+    did do does done has have had what whats which who whom whose when where how much many
+    it its it's this that these those there their they them we our us i me my you your
+    amount value figure number company companies group firm business entity organisation
+    organization state stated disclose disclosed show shown
+    year fiscal fy period quarter during between over than then please tell give about
+    respective respectively both each all end ended ending date dated as of at
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    approximately approx roughly around just only also so any some
+    get got can could would should will shall let know see find look up
+    like level figure
+    """
+)
+# Label words a question may leave out without changing which line item it means.
+SOFT = _lexicon("total consolidated reported overall aggregate group net")
+
+PERCENT = _lexicon("percent percentage % pct")
+CHANGE = _lexicon(
+    """change changed difference differ increase increased decrease decreased increment
+    decline declined rise rose fall fell drop dropped grow grew gain gained variance
+    movement move moved shrink shrank"""
+)
+GROWTH = _lexicon("growth cagr")
+RATIO = _lexicon("ratio proportion divided quotient multiple")
+AVERAGE = _lexicon("average mean avg")
+SUM = _lexicon("sum combined total altogether together aggregate add")
+HIGHER = _lexicon(
+    """higher highest larger largest greater greatest bigger biggest more most exceed
+    exceeded maximum max top"""
+)
+LOWER = _lexicon("lower lowest smaller smallest less least fewer minimum min bottom")
+WHICH = _lexicon("which when compare compared versus vs whether")
+TREND = _lexicon(
+    "trend trending evolve evolved evolution develop developed trajectory history historical"
+)
+NARRATIVE = _lexicon(
+    """why explain explanation describe description discuss discussion summarize summarise
+    summary reason driver drove drive driven factor impact affect affected cause caused
+    outlook strategy risk consist consisted mean meaning define definition say said mention
+    mentioned according comment commentary highlight note purpose include included includes
+    represent represents policy policies recognise recognize recognised recognized happen
+    happened led"""
+)
+UNSUPPORTED = _lexicon(
+    """forecast predict prediction projection will next future expect expected
+    recommend recommendation buy sell invest"""
+)
+AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
+COUNTING = _lexicon("year time period quarter")
+OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | LOWER | TREND
+_TICKER_MAX = 5
+
+
+@dataclass(frozen=True, slots=True)
+class _Label:
+    metric: str
+    keys: frozenset[str]
+    weight: float
+
+
+class IntentParser:
+    """Parses one question against one vocabulary. Build once per vocabulary version."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        self._entity_keys, self._entity_span = _entity_index(vocabulary)
+        self._labels, self._labels_by_word, self._metric_words = _metric_index(vocabulary)
+        self._single_entity = vocabulary.entities[0].name if len(vocabulary.entities) == 1 else None
+
+    def parse(self, question: str) -> Intent:
+        text = question.strip()
+        tokens = tokenize(text)
+        frame = read_timeframe(text)
+        used = _period_mask(tokens, frame)
+        entities = self._link_entities(tokens, used)
+        metrics, ambiguous, metric_spans = self._link_metrics(tokens, used)
+        leftover = [t.norm for i, t in enumerate(tokens) if not used[i]]
+        operation = _operation(leftover, frame, len(entities), len(metrics))
+        periods = frame.periods
+        if frame.is_range and operation in AGGREGATES:
+            periods = expand_range(periods[0], periods[-1])
+        content = [w for w in leftover if _is_content(w)]
+        kind = _kind(leftover, content, operation, entities, metrics, periods, ambiguous)
+        return Intent(
+            question=text,
+            kind=kind,
+            operation=operation if kind == "comparison" else None,
+            entities=entities,
+            metrics=metrics,
+            periods=periods
+            if operation in (None, "ratio", "percent_of")
+            else tuple(sorted(periods)),
+            period_range=frame.is_range,
+            relative_last=frame.relative_last,
+            ambiguous=ambiguous,
+            qualifiers=_qualifiers(tokens, used, metric_spans, self._metric_keys(metrics)),
+            loose=tuple(
+                dict.fromkeys(
+                    t.text for i, t in enumerate(tokens) if not used[i] and _is_content(t.norm)
+                )
+            ),
+            follow_up=not content and not metrics,
+        )
+
+    def _metric_keys(self, metrics: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(
+            word for label in self._labels if label.metric in metrics for word in label.keys
+        )
+
+    # -- entities -------------------------------------------------------------------------
+    def _link_entities(self, tokens: Sequence[Token], used: list[bool]) -> tuple[str, ...]:
+        found: list[str] = []
+        i = 0
+        while i < len(tokens):
+            match = self._entity_at(tokens, used, i)
+            if match is None:
+                i += 1
+                continue
+            name, length = match
+            for j in range(i, i + length):
+                used[j] = True
+            if name not in found:
+                found.append(name)
+            i += length
+        return tuple(found)
+
+    def _entity_at(
+        self, tokens: Sequence[Token], used: list[bool], i: int
+    ) -> tuple[str, int] | None:
+        for length in range(min(self._entity_span, len(tokens) - i), 0, -1):
+            if any(used[i : i + length]):
+                continue
+            key = tuple(t.norm for t in tokens[i : i + length])
+            for name, exact in self._entity_keys.get(key, ()):
+                if exact is None or " ".join(t.text for t in tokens[i : i + length]) == exact:
+                    return name, length
+        return None
+
+    # -- metrics --------------------------------------------------------------------------
+    def _link_metrics(
+        self, tokens: Sequence[Token], used: list[bool]
+    ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
+        positions: dict[str, list[int]] = defaultdict(list)
+        for i, token in enumerate(tokens):
+            if not used[i] and token.norm not in STOP:
+                positions[token.norm].append(i)
+        candidates = {label for word in positions for label in self._labels_by_word.get(word, ())}
+        full = [self._labels[c] for c in candidates if self._labels[c].keys <= positions.keys()]
+        if full:
+            return self._take_full(full, positions, used)
+        return self._take_partial(candidates, positions, used)
+
+    def _take_full(
+        self, full: list[_Label], positions: dict[str, list[int]], used: list[bool]
+    ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
+        full.sort(key=lambda label: (-len(label.keys), -label.weight, label.metric))
+        metrics: list[str] = []
+        spans: list[tuple[int, int]] = []
+        ambiguous: list[Ambiguity] = []
+        taken: list[_Label] = []
+        for label in full:
+            if label.metric in metrics:
+                continue
+            rival = next((t for t in taken if t.keys == label.keys), None)
+            if rival is not None:
+                ambiguous.append(Ambiguity("metric", (rival.metric, label.metric)))
+                continue
+            spot = _claim(label.keys, positions, used)
+            if spot is None:
+                continue
+            taken.append(label)
+            metrics.append(label.metric)
+            spans.append(spot)
+        if ambiguous:
+            return (), tuple(_merge(ambiguous)), spans
+        in_question_order = sorted(zip(spans, metrics, strict=True))
+        return tuple(m for _, m in in_question_order), (), [s for s, _ in in_question_order]
+
+    def _take_partial(
+        self, candidates: set[int], positions: dict[str, list[int]], used: list[bool]
+    ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
+        """No label is named in full. One label holding every metric word, missing only soft
+        words ("total"), is taken; several labels holding them are a question back."""
+        question_words = {w for w in positions if w in self._metric_words}
+        if not question_words:
+            return (), (), []
+        holders = [self._labels[c] for c in candidates if question_words <= self._labels[c].keys]
+        names = sorted({label.metric for label in holders})
+        if len(names) == 1 and all(label.keys - question_words <= SOFT for label in holders):
+            spot = _claim(frozenset(question_words), positions, used)
+            return (names[0],), (), [spot] if spot else []
+        if 1 <= len(names) <= 6:
+            for word in question_words:
+                for i in positions[word]:
+                    used[i] = True
+            return (), (Ambiguity("metric", tuple(names)),), []
+        return (), (), []
+
+
+def _claim(
+    keys: frozenset[str], positions: dict[str, list[int]], used: list[bool]
+) -> tuple[int, int] | None:
+    """Mark the label's words as used, choosing the tightest cluster when a word repeats."""
+    free = {key: [i for i in positions.get(key, ()) if not used[i]] for key in keys}
+    if not any(free.values()):
+        return None
+    # Words shared with a label already taken ("net sales" in "APAC and EMEA net sales")
+    # may serve both, but the label's own distinguishing word must be free.
+    free = {key: found or positions.get(key, []) for key, found in free.items()}
+    if not all(free.values()):
+        return None
+    anchor_key = min(free, key=lambda k: len(free[k]))
+    best: list[int] = []
+    for anchor in free[anchor_key]:
+        chosen = [min(free[k], key=lambda i: abs(i - anchor)) for k in keys]
+        if not best or max(chosen) - min(chosen) < max(best) - min(best):
+            best = chosen
+    for i in best:
+        used[i] = True
+    return min(best), max(best)
+
+
+def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
+    names: list[str] = []
+    for item in ambiguous:
+        names.extend(n for n in item.choices if n not in names)
+    return [Ambiguity("metric", tuple(names))]
+
+
+def _period_mask(tokens: Sequence[Token], frame: TimeFrame) -> list[bool]:
+    return [any(start < t.end and t.start < end for start, end in frame.spans) for t in tokens]
+
+
+def _is_content(word: str) -> bool:
+    return not (
+        word in STOP
+        or word in OPERATION_WORDS
+        or word in NARRATIVE
+        or word[0].isdigit()
+        or word in ("$", "&", "%")
+    )
+
+
+def _operations(leftover: list[str]) -> set[str]:
+    """The families of arithmetic a question asks for; more than one is a compound question."""
+    seen = set(leftover)
+    families = set()
+    if seen & RATIO or _percent_of(leftover):
+        families.add("ratio")
+    if seen & AVERAGE:
+        families.add("average")
+    if seen & (CHANGE | GROWTH) or ("how" in seen and "much" in seen and seen & (HIGHER | LOWER)):
+        families.add("change")
+    return families
+
+
+def _operation(
+    leftover: list[str], frame: TimeFrame, n_entities: int, n_metrics: int
+) -> Operation | None:
+    seen = set(leftover)
+    percent = bool(seen & PERCENT)
+    families = _operations(leftover)
+    if "ratio" in families:
+        return "percent_of" if percent else "ratio"
+    if "average" in families:
+        return "average"
+    absolute = seen & _lexicon("absolute point points")
+    if seen & GROWTH or (seen & CHANGE and percent and not absolute):
+        return "percent_change"
+    if "change" in families:
+        return "difference"
+    if seen & (HIGHER | LOWER) and seen & WHICH:
+        return "higher" if seen & HIGHER else "lower"
+    if percent:
+        return "percent_change"
+    many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
+    if seen & SUM and many:
+        return "sum"
+    if seen & TREND or (frame.relative_last or 0) > 1 or (frame.is_range and not many):
+        return "trend"
+    if frame.is_range and len(frame.periods) == 2 and "respectively" not in seen:
+        return "trend"
+    return None
+
+
+def _percent_of(leftover: list[str]) -> bool:
+    return any(
+        word in PERCENT and i + 1 < len(leftover) and leftover[i + 1] == "of"
+        for i, word in enumerate(leftover)
+    )
+
+
+def _kind(
+    leftover: list[str],
+    content: list[str],
+    operation: Operation | None,
+    entities: tuple[str, ...],
+    metrics: tuple[str, ...],
+    periods: tuple[str, ...],
+    ambiguous: tuple[Ambiguity, ...],
+) -> Kind:
+    seen = set(leftover)
+    if (seen & UNSUPPORTED and not periods) or _counts_periods(leftover):
+        return "unsupported"
+    if len(_operations(leftover)) > 1 and (metrics or ambiguous):
+        return "unsupported"  # composed arithmetic ("difference between two averages")
+    if _narrative(leftover, operation):
+        return "narrative"
+    if not metrics and not ambiguous and content:
+        return "narrative"
+    if operation is not None:
+        return "comparison"
+    if len(entities) > 1 or len(metrics) > 1 or len(periods) > 1:
+        return "multi"
+    return "lookup"
+
+
+def _counts_periods(leftover: list[str]) -> bool:
+    """ "How many years ..." asks to count periods, which the engine does not do."""
+    return any(
+        leftover[i] == "how"
+        and leftover[i + 1] == "many"
+        and set(leftover[i + 2 : i + 5]) & COUNTING
+        for i in range(len(leftover) - 1)
+    )
+
+
+def _narrative(leftover: list[str], operation: Operation | None) -> bool:
+    seen = set(leftover)
+    if seen & NARRATIVE:
+        return True
+    if "how" in seen and "much" not in seen and "many" not in seen:
+        return operation is None
+    return False
+
+
+def _qualifiers(
+    tokens: Sequence[Token],
+    used: list[bool],
+    spans: list[tuple[int, int]],
+    metric_keys: frozenset[str],
+) -> tuple[str, ...]:
+    """Unlinked words right beside a linked metric ("services revenue"): the question may
+    mean a narrower line item than the one we hold, so the engine must not answer blindly."""
+    found: list[str] = []
+    for start, end in spans:
+        for step in (-1, 1):
+            i = start - 1 if step < 0 else end + 1
+            while 0 <= i < len(tokens) and tokens[i].norm in STOP and abs(i - start) <= 3:
+                i += step
+            if 0 <= i < len(tokens) and not used[i]:
+                word = tokens[i].norm
+                if _is_content(word) and word not in metric_keys and len(word) > 1:
+                    found.append(tokens[i].text)
+    return tuple(dict.fromkeys(found))
+
+
+def _entity_index(
+    vocabulary: Vocabulary,
+) -> tuple[dict[tuple[str, ...], list[tuple[str, str | None]]], int]:
+    keys: dict[tuple[str, ...], list[tuple[str, str | None]]] = defaultdict(list)
+    longest = 1
+    for term in vocabulary.entities:
+        for label in (term.name, *term.aliases):
+            key = tuple(words(label))
+            if not key:
+                continue
+            # A short all-capitals alias is a ticker: "SNOW" and "BA" must not match "snow".
+            ticker = label.isupper() and label.isalpha() and len(label) <= _TICKER_MAX
+            entry = (term.name, label if ticker else None)
+            if entry not in keys[key]:
+                keys[key].append(entry)
+            longest = max(longest, len(key))
+    return dict(keys), longest
+
+
+def _metric_index(
+    vocabulary: Vocabulary,
+) -> tuple[list[_Label], dict[str, list[int]], frozenset[str]]:
+    raw: list[tuple[str, frozenset[str]]] = []
+    for term in vocabulary.metrics:
+        for label in dict.fromkeys((term.name, *term.aliases)):
+            keys = frozenset(w for w in words(label) if w not in STOP)
+            if keys:
+                raw.append((term.name, keys))
+    frequency: dict[str, int] = defaultdict(int)
+    for _, keys in raw:
+        for word in keys:
+            frequency[word] += 1
+    count = max(len(raw), 1)
+    idf = {w: math.log(1 + count / n) for w, n in frequency.items()}
+    labels = [
+        _Label(
+            metric=metric,
+            keys=keys,
+            weight=sum(idf[w] for w in keys),
+        )
+        for metric, keys in raw
+    ]
+    by_word: dict[str, list[int]] = defaultdict(list)
+    for index, item in enumerate(labels):
+        for word in item.keys:
+            by_word[word].append(index)
+    return labels, dict(by_word), frozenset(frequency)
+
+
+_CACHE: OrderedDict[str, IntentParser] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_SIZE = 8
+
+
+def parser_for(vocabulary: Vocabulary) -> IntentParser:
+    """A parser for this vocabulary, built once per vocabulary version and reused."""
+    key = vocabulary.version or str(id(vocabulary))
+    with _CACHE_LOCK:
+        parser = _CACHE.get(key)
+        if parser is not None:
+            _CACHE.move_to_end(key)
+            return parser
+    parser = IntentParser(vocabulary)
+    with _CACHE_LOCK:
+        _CACHE[key] = parser
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return parser

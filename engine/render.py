@@ -1,0 +1,294 @@
+"""Structured answers, written deterministically from the facts the tools returned.
+
+Whatever a provider wrote is ignored here: the text, the figures and the sources come from the
+plan and the evidence only. A fact the plan needs but the tools did not return is a miss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from engine.calc import PERCENT_UNIT, compute
+from engine.numbers import format_value
+from engine.plan import Plan, Slot
+from engine.types import Fact, Figure, Source, Status
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    status: Status
+    text: str
+    figures: tuple[Figure, ...] = ()
+    sources: tuple[Source, ...] = ()
+    choices: tuple[str, ...] = ()
+
+
+class _Citations:
+    """Numbers sources in order of first use, so [1] is the first fact the text mentions."""
+
+    def __init__(self) -> None:
+        self.sources: list[Source] = []
+        self.figures: list[Figure] = []
+
+    def cite(self, fact: Fact) -> str:
+        ids = [s.id for s in self.sources]
+        if fact.id not in ids:
+            self.sources.append(Source.from_fact(fact))
+            self.figures.append(_fact_figure(fact))
+            ids.append(fact.id)
+        return f"[{ids.index(fact.id) + 1}]"
+
+    def computed(self, label: str, value: Decimal, unit: str, facts: Sequence[Fact]) -> str:
+        shown = format_value(value, unit)
+        self.figures.append(
+            Figure(label, value, unit, "computed", tuple(f.id for f in facts), display=shown)
+        )
+        return shown
+
+
+def render(plan: Plan, evidence: Mapping[str, Fact]) -> Rendered:
+    by_slot = {(f.entity, f.metric, f.period): f for f in evidence.values()}
+    found = [(slot, by_slot.get((slot.entity, slot.metric, slot.period))) for slot in plan.slots]
+    if plan.operation is None:
+        return _lookups(plan, found)
+    facts = [fact for _, fact in found if fact is not None]
+    missing = [slot for slot, fact in found if fact is None]
+    if missing or not facts:
+        return Rendered("not_found", _missing_sentence(missing or list(plan.slots)))
+    return _OPERATIONS[plan.operation](plan, facts)
+
+
+def _lookups(plan: Plan, found: list[tuple[Slot, Fact | None]]) -> Rendered:
+    notes = _Citations()
+    sentences = [
+        f"{_label(fact)} was {format_value(fact.value, fact.unit)} {notes.cite(fact)}."
+        for _, fact in found
+        if fact is not None
+    ]
+    missing = [slot for slot, fact in found if fact is None]
+    if not sentences:
+        return Rendered("not_found", _missing_sentence(missing))
+    if missing:
+        sentences.append(_missing_sentence(missing))
+    return _done(notes, sentences, plan.note)
+
+
+def _change(plan: Plan, facts: list[Fact]) -> Rendered:
+    notes = _Citations()
+    first, second = _pair(plan, facts)
+    percent = plan.operation == "percent_change"
+    doubt = _percent_doubt(plan, first, second) if percent else None
+    if doubt is not None:
+        return doubt
+    across = first.period == second.period  # two companies or line items: first minus second
+    operands = [second, first] if across else [first, second]
+    result = compute("percent_change" if percent else "difference", operands)
+    if result is None:
+        return _cannot_combine(first, second)
+    value, unit = result
+    opening = _pair_sentence(notes, first, second)
+    change = notes.computed(_change_label(first, second, percent), value, unit, (first, second))
+    if across:
+        return _done(notes, [f"{opening}: a difference of {change}."], plan.note)
+    return _done(notes, [f"{opening}: {_movement(value, change)}."], plan.note)
+
+
+def _ratio(plan: Plan, facts: list[Fact]) -> Rendered:
+    notes = _Citations()
+    first, second = facts[0], facts[-1]
+    result = compute("ratio", [first, second])
+    if result is None or len(facts) != 2:
+        return _cannot_combine(first, second)
+    value, unit = result
+    if plan.operation == "percent_of":
+        value, unit = value * 100, PERCENT_UNIT
+    what = "share" if plan.operation == "percent_of" else "ratio"
+    shown = notes.computed(f"{_label(first)} / {_label(second)}", value, unit, (first, second))
+    sentence = (
+        f"The {what} of {_label(first)} ({format_value(first.value, first.unit)} "
+        f"{notes.cite(first)}) to {_label(second)} ({format_value(second.value, second.unit)} "
+        f"{notes.cite(second)}) is {shown}."
+    )
+    return _done(notes, [sentence], plan.note)
+
+
+def _aggregate(plan: Plan, facts: list[Fact]) -> Rendered:
+    notes = _Citations()
+    operation = plan.operation or "sum"
+    if len(facts) < 2:
+        return Rendered("clarify", f"Over which periods should I take the {operation}?")
+    spread = {(f.entity, f.metric) for f in facts}
+    if operation == "average" and len(spread) > 1 and len({f.period for f in facts}) > 1:
+        return Rendered(
+            "clarify",
+            "Average across several figures and several periods at once is ambiguous: "
+            "which figure, or which single period?",
+        )
+    result = compute(operation, facts)
+    if result is None:
+        return _cannot_combine(facts[0], facts[-1])
+    value, unit = result
+    parts = "; ".join(
+        f"{_label(f)}: {format_value(f.value, f.unit)} {notes.cite(f)}" for f in facts
+    )
+    word = "sum" if operation == "sum" else "average"
+    shown = notes.computed(f"{word} of {len(facts)} facts", value, unit, facts)
+    return _done(notes, [f"The {word} is {shown} ({parts})."], plan.note)
+
+
+def _extreme(plan: Plan, facts: list[Fact]) -> Rendered:
+    notes = _Citations()
+    if len({f.unit for f in facts}) != 1 or len(facts) < 2:
+        return _cannot_combine(facts[0], facts[-1])
+    highest = plan.operation == "higher"
+    ranked = sorted(facts, key=lambda f: f.value, reverse=highest)
+    winner, others = ranked[0], ranked[1:]
+    word = "highest" if highest else "lowest"
+    if len(facts) == 2:
+        word = "higher" if highest else "lower"
+    lead = (
+        f"{_label(winner)} is the {word}: {format_value(winner.value, winner.unit)} "
+        f"{notes.cite(winner)}"
+    )
+    rest = "; ".join(
+        f"{_label(f)}: {format_value(f.value, f.unit)} {notes.cite(f)}" for f in others
+    )
+    return _done(notes, [f"{lead} (against {rest})."], plan.note)
+
+
+def _trend(plan: Plan, facts: list[Fact]) -> Rendered:
+    notes = _Citations()
+    facts = sorted(facts, key=lambda f: (f.entity, f.metric, f.period))
+    series = "; ".join(
+        f"{f.period}: {format_value(f.value, f.unit)} {notes.cite(f)}" for f in facts
+    )
+    first, last = facts[0], facts[-1]
+    sentences = [f"{first.entity}'s {first.metric}, {first.period} to {last.period}: {series}."]
+    if len(facts) > 1 and len({(f.entity, f.metric) for f in facts}) == 1:
+        change = compute("difference", [first, last])
+        percent = compute("percent_change", [first, last])
+        if change is not None:
+            shown = notes.computed(_change_label(first, last, False), *change, (first, last))
+            overall = f"Over the period: {_movement(change[0], shown)}"
+            if percent is not None:
+                pct = notes.computed(_change_label(first, last, True), *percent, (first, last))
+                overall += f" ({pct})"
+            sentences.append(overall + ".")
+    return _done(notes, sentences, plan.note)
+
+
+_OPERATIONS: dict[str, Callable[[Plan, list[Fact]], Rendered]] = {
+    "difference": _change,
+    "percent_change": _change,
+    "ratio": _ratio,
+    "percent_of": _ratio,
+    "sum": _aggregate,
+    "average": _aggregate,
+    "higher": _extreme,
+    "lower": _extreme,
+    "trend": _trend,
+}
+
+
+POINTS_CHOICE = "the change in percentage points"
+RELATIVE_CHOICE = "the relative change in percent"
+AMOUNT_CHOICE = "the change in amount"
+
+
+def _percent_doubt(plan: Plan, first: Fact, second: Fact) -> Rendered | None:
+    """A percent change that could honestly mean two things is asked back, not guessed."""
+    relative = "relative" in plan.intent.question.lower()
+    if first.unit == PERCENT_UNIT and not relative:
+        return Rendered(
+            "clarify",
+            f"{_label(first)} and {_label(second)} are percentages: do you mean the change in "
+            "percentage points or the relative change in percent?",
+            choices=(POINTS_CHOICE, RELATIVE_CHOICE),
+        )
+    if first.value < 0:
+        return Rendered(
+            "clarify",
+            f"{_label(first)} is negative, so a percent change from it would mislead. "
+            "Do you mean the change in amount?",
+            choices=(AMOUNT_CHOICE,),
+        )
+    return None
+
+
+def _pair(plan: Plan, facts: list[Fact]) -> tuple[Fact, Fact]:
+    if len({f.period for f in facts}) > 1:
+        ordered = sorted(facts, key=lambda f: plan.intent.periods.index(f.period))
+        return ordered[0], ordered[-1]
+    return facts[0], facts[-1]  # across entities or metrics: first named against second
+
+
+def _pair_sentence(notes: _Citations, first: Fact, second: Fact) -> str:
+    if first.period != second.period and (first.entity, first.metric) == (
+        second.entity,
+        second.metric,
+    ):
+        return (
+            f"{first.entity}'s {first.metric} went from {format_value(first.value, first.unit)} "
+            f"in {first.period} {notes.cite(first)} to {format_value(second.value, second.unit)}"
+            f" in {second.period} {notes.cite(second)}"
+        )
+    return (
+        f"{_label(first)} was {format_value(first.value, first.unit)} {notes.cite(first)}"
+        f" and {_label(second)} was {format_value(second.value, second.unit)} {notes.cite(second)}"
+    )
+
+
+def _movement(value: Decimal, shown: str) -> str:
+    if value > 0:
+        return f"an increase of {shown.replace('-', '', 1)}"
+    if value < 0:
+        return f"a decrease of {shown.replace('-', '', 1)}"
+    return "no change"
+
+
+def _change_label(first: Fact, second: Fact, percent: bool) -> str:
+    kind = "percent change" if percent else "change"
+    if first.period != second.period:
+        return f"{first.entity} {first.metric} {kind} {first.period} to {second.period}"
+    return f"{kind}: {_label(second)} vs {_label(first)}"
+
+
+def _label(fact: Fact) -> str:
+    when = f" in {fact.period}" if fact.period else ""
+    return f"{fact.entity}'s {fact.metric}{when}"
+
+
+def _missing_sentence(slots: Sequence[Slot]) -> str:
+    parts = [f"{s.entity}'s {s.metric} in {s.period}" for s in slots]
+    listed = ", ".join(parts[:-1]) + " or " + parts[-1] if len(parts) > 1 else parts[0]
+    return f"The knowledge base holds no figure for {listed}."
+
+
+def _cannot_combine(first: Fact, second: Fact) -> Rendered:
+    return Rendered(
+        "not_found",
+        f"{_label(first)} and {_label(second)} cannot be combined that way "
+        "(different units, or a zero base).",
+    )
+
+
+def _done(notes: _Citations, sentences: list[str], note: str) -> Rendered:
+    if note:
+        sentences.append(f"({note[0].upper()}{note[1:]}.)")
+    return Rendered("found", " ".join(sentences), tuple(notes.figures), tuple(notes.sources))
+
+
+def _fact_figure(fact: Fact) -> Figure:
+    return Figure(
+        label=f"{fact.entity} {fact.metric} {fact.period}",
+        value=fact.value,
+        unit=fact.unit,
+        kind="fact",
+        sources=(fact.id,),
+        display=format_value(fact.value, fact.unit),
+        entity=fact.entity,
+        metric=fact.metric,
+        period=fact.period,
+    )

@@ -1,0 +1,204 @@
+"""Reading report tables into facts: metric labels down the side, periods across the top.
+
+Real tables are untidy: headers span several rows, section rows ("Deferred tax assets:") head
+the lines under them, negatives are written "(1,234)", the scale sits in a header ("in
+millions"), percent cells are percents and dashes mean nothing. This reads them faithfully and
+never guesses a period: a column without a year keeps its heading in the metric's name
+("Capital leases Total") and has no period.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+_YEAR = re.compile(r"(?<!\d)(?:fy\s*)?((?:19|20)\d{2})(?!\d)", re.IGNORECASE)
+_SHORT_FY = re.compile(r"\bfy\s*'?(\d{2})\b", re.IGNORECASE)
+_NUMBER = re.compile(r"^\(?-?[$€£¥]?\s*\(?-?\d[\d,]*(?:\.\d+)?\)?\s*%?\)?$")
+_SCALES = (
+    ("in billions", "billion"),
+    ("in millions", "million"),
+    ("in thousands", "thousand"),
+    ("$m", "million"),
+    ("$'000", "thousand"),
+    ("£m", "million"),
+    ("€m", "million"),
+    ("'000", "thousand"),
+    ("000s", "thousand"),
+    ("millions", "million"),
+    ("thousands", "thousand"),
+    ("billions", "billion"),
+)
+_SPACED_DIGITS = re.compile(r"(?<=\d) (?=\d)")
+_GENERIC = {"total", "other", "subtotal", "net", "balance", "total net", "others", "all other"}
+_NOTE_MARK = re.compile(r"\s*\(\d\)|\s*\(\w\)$")
+
+
+@dataclass(frozen=True, slots=True)
+class TableFact:
+    metric: str
+    period: str
+    value: Decimal
+    unit: str
+    aliases: tuple[str, ...] = ()
+
+
+def parse_number(cell: str) -> tuple[Decimal, bool] | None:
+    """The value of a cell and whether it is a percent; None for blanks, dashes and text."""
+    text = cell.strip().replace(" ", "").replace("\u2009", "")
+    if not text or not _NUMBER.match(text):
+        return None
+    negative = ("(" in text and text.endswith(")")) or "-" in text[:3]
+    percent = "%" in text
+    digits = re.sub(r"[^\d.]", "", text)
+    try:
+        value = Decimal(digits)
+    except InvalidOperation:
+        return None
+    return (-value if negative else value), percent
+
+
+def table_scale(rows: Sequence[Sequence[str]], context: str = "") -> str:
+    """The scale word a table's figures are written in ("million"), or ""."""
+    header = " ".join(" ".join(row) for row in rows[:4]).lower()
+    for needle, scale in _SCALES:
+        if needle in header:
+            return scale
+    lowered = context.lower()
+    for needle, scale in _SCALES[:3]:
+        if needle in lowered:
+            return scale
+    return ""
+
+
+def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableFact]:
+    body_start = _body_start(rows)
+    columns = _column_labels(rows[:body_start], width=max(len(r) for r in rows))
+    periods = [_period(label) for label in columns]
+    qualifiers = _qualifiers(columns, periods)
+    facts: list[TableFact] = []
+    section = ""
+    labels_seen: dict[str, int] = {}
+    for row in rows[body_start:]:
+        label = _clean_label(row[0] if row else "")
+        values = [parse_number(cell) for cell in row[1:]]
+        if label and not any(values):
+            section = label.rstrip(":").strip()
+            continue
+        if not label:
+            continue
+        if section and label.lower().rstrip(":") in _GENERIC:
+            label = f"{label} {section}"  # "Total" under "Revenue:" means "Total Revenue"
+        labels_seen[label] = labels_seen.get(label, 0) + 1
+        for index, parsed in enumerate(values, start=1):
+            period = periods[index] if index < len(periods) else None
+            if parsed is None or (period is None and not qualifiers[index]):
+                continue
+            value, percent = parsed
+            name = f"{label} {qualifiers[index]}".strip() if qualifiers[index] else label
+            facts.append(
+                TableFact(
+                    metric=name,
+                    period=period or "",
+                    value=value,
+                    unit="%" if percent else scale,
+                    aliases=(f"{section} {name}",) if section else (),
+                )
+            )
+    return _disambiguate(facts)
+
+
+def _disambiguate(facts: list[TableFact]) -> list[TableFact]:
+    """A label met twice (e.g. "Federal" under Current and under Deferred) is named with its
+    section; the plain label then means neither, so it is not kept as a name."""
+    seen: dict[tuple[str, str], int] = {}
+    for fact in facts:
+        seen[(fact.metric, fact.period)] = seen.get((fact.metric, fact.period), 0) + 1
+    result = []
+    for fact in facts:
+        if seen[(fact.metric, fact.period)] > 1 and fact.aliases:
+            result.append(TableFact(fact.aliases[0], fact.period, fact.value, fact.unit))
+        elif seen[(fact.metric, fact.period)] == 1:
+            result.append(fact)
+    return result
+
+
+def _body_start(rows: Sequence[Sequence[str]]) -> int:
+    for index, row in enumerate(rows):
+        label = row[0].strip() if row else ""
+        if label and any(_is_value(cell) for cell in row[1:]):
+            return index
+    return len(rows)
+
+
+def _is_value(cell: str) -> bool:
+    parsed = parse_number(cell)
+    if parsed is None:
+        return False
+    text = cell.strip()
+    return not (text.isdigit() and len(text) == 4 and text[:2] in ("19", "20"))
+
+
+def _column_labels(header: Sequence[Sequence[str]], *, width: int) -> list[str]:
+    labels = [""] * width
+    for row in header:
+        # "2 0 1 8" is how some extracted tables spell a year.
+        filled = [_SPACED_DIGITS.sub("", c) for c in row] + [""] * (width - len(row))
+        cells = [c.strip() for c in filled[1:]]
+        if sum(1 for c in cells if c) == 1 and width > 2:
+            # One heading over every value column ("As of March 29, 2019"): it spans them all.
+            title = next(c for c in cells if c)
+            labels = [labels[0]] + [f"{label} {title}".strip() for label in labels[1:]]
+            continue
+        carry = ""
+        for index in range(1, width):
+            cell = filled[index].strip()
+            if cell:
+                carry = cell
+            elif _spans(row, index):
+                cell = carry
+            if cell:
+                labels[index] = f"{labels[index]} {cell}".strip()
+    return labels
+
+
+def _spans(row: Sequence[str], index: int) -> bool:
+    """An empty header cell sits under a spanning heading when its row has gaps between years."""
+    years = [i for i, cell in enumerate(row) if _YEAR.search(cell or "")]
+    return len(years) >= 2 and any(y < index for y in years) and years[1] - years[0] > 1
+
+
+def _period(label: str) -> str | None:
+    years = {int(y) for y in _YEAR.findall(label)}
+    years |= {2000 + int(y) for y in _SHORT_FY.findall(label)}
+    if len(years) != 1:
+        return None
+    return f"FY{years.pop()}"
+
+
+_DATE_WORDS = re.compile(
+    r"\b(?:as\s+(?:of|at)|(?:fiscal\s+)?years?\s+ended|for\s+the\s+years?|ended|ending|"
+    r"fiscal(?:\s+year)?|year|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|"
+    r"july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,2}(?:st|nd|rd|th)?)\b"
+    r"|\((?:in\s+)?(?:thousands|millions|billions)\)|\bin\s+(?:thousands|millions|billions)\b"
+    r"|\bu\.s\.|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars?)\b|\b(?:thousands|millions|billions)\b",
+    re.IGNORECASE,
+)
+
+
+def _qualifiers(columns: list[str], periods: list[str | None]) -> list[str]:
+    """Words that tell apart columns of the same period (Men / Women, As reported /
+    Adjustments), or that name a column without a period (Total); else ""."""
+    result = [""] * len(columns)
+    for index, period in enumerate(periods):
+        twins = [i for i, p in enumerate(periods) if p == period]
+        if period is None or len(twins) > 1:
+            words = _DATE_WORDS.sub(" ", _YEAR.sub(" ", columns[index]))
+            result[index] = " ".join(words.split()).strip(" ,:-")
+    return result
+
+
+def _clean_label(label: str) -> str:
+    return _NOTE_MARK.sub("", label.replace("\n", " ")).strip()

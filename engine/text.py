@@ -1,0 +1,53 @@
+"""Tokens for linking questions to the vocabulary: one regex pass, lower case, light stemming."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+# Words, numbers written the way reports write them (1,234.5), and the symbols & and %.
+_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*|[&%$]", re.UNICODE)
+_POSSESSIVE = re.compile(r"['’]s?$")
+_ES_AFTER = ("sses", "xes", "ches", "shes", "zes")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str  # as written
+    norm: str  # lower case, possessive dropped, stemmed
+    start: int  # character offset in the question
+    end: int
+
+
+def tokenize(text: str) -> list[Token]:
+    return [
+        Token(m.group(), normalise_word(m.group()), m.start(), m.end())
+        for m in _TOKEN.finditer(text)
+    ]
+
+
+def words(text: str) -> list[str]:
+    """Normalised words of a text, for building vocabulary keys."""
+    return [normalise_word(m.group()) for m in _TOKEN.finditer(text)]
+
+
+@lru_cache(maxsize=65536)
+def normalise_word(word: str) -> str:
+    word = word.lower()
+    if "'" in word or "’" in word:
+        word = _POSSESSIVE.sub("", word.replace("’", "'"))
+    return stem(word)
+
+
+def stem(word: str) -> str:
+    """Fold plural forms so 'revenues' meets 'revenue' and 'liabilities' meets 'liability'."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(_ES_AFTER):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word

@@ -1,0 +1,144 @@
+"""Periods named in a question: FY2023, fiscal 2023, FY23, 2023, ranges and relative spans.
+
+A number is a period only where it reads as a year (1900-2100) or carries a fiscal marker;
+1320, 999 and 1,320 never become periods.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+MIN_YEAR = 1900
+MAX_YEAR = 2100
+
+_NUMBER_WORDS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10,
+}  # fmt: skip
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+_YEAR = r"(?:19|20)\d{2}"
+_PERIOD = re.compile(
+    rf"""
+    (?P<quarter>\bq(?P<qn>[1-4])\s*(?:of\s+)?(?:fy\s*'?|fiscal\s+(?:year\s+)?)?(?P<qy>{_YEAR}|\d{{2}})\b)
+  | (?P<quarter_words>\b(?P<qw>first|second|third|fourth)\s+quarter\s+(?:of\s+)?
+        (?:fy\s*'?|fiscal\s+(?:year\s+)?)?(?P<qwy>{_YEAR})\b)
+  | (?P<fy>\bfy\s*'?(?P<fyy>{_YEAR}|\d{{2}})\b)
+  | (?P<fiscal>\bfiscal\s+(?:year\s+)?(?P<fisy>{_YEAR}|\d{{2}})\b)
+  | (?P<year>(?<![\d$£€.,])(?P<yy>{_YEAR})(?![\d%]|[.,]\d|\s*(?:%|percent\b)))
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+_RANGE_JOINERS = re.compile(
+    r"^\s*(?:-|–|—|to|through|thru|until|till|and|vs\.?|versus)\s*$", re.IGNORECASE
+)
+_RANGE_OPENERS = re.compile(r"(?:from|between)\s*$", re.IGNORECASE)
+_RELATIVE = re.compile(
+    r"\b(?:last|past|previous|prior|recent)\s+(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)"
+    r"\s+(?:fiscal\s+)?years?\b",
+    re.IGNORECASE,
+)
+_LATEST = re.compile(
+    r"\b(?:latest|most\s+recent|newest|last|current)\s+(?:fiscal\s+)?(?:year|period)\b",
+    re.IGNORECASE,
+)
+_YEAR_BEFORE = re.compile(
+    r"\b(?:the\s+)?(?:year\s+before|prior\s+year|previous\s+year|preceding\s+year)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeFrame:
+    periods: tuple[str, ...] = ()
+    is_range: bool = False  # "from 2021 to 2023": every period between the ends is meant
+    relative_last: int | None = None  # "over the last three years", resolved against held data
+    spans: tuple[tuple[int, int], ...] = ()  # character spans the periods were read from
+
+
+def fiscal_year(year: int) -> str:
+    return f"FY{year}"
+
+
+def _full_year(text: str) -> int | None:
+    value = int(text)
+    if len(text) == 2:
+        value += 2000 if value < 50 else 1900
+    return value if MIN_YEAR <= value <= MAX_YEAR else None
+
+
+def _period_of(match: re.Match[str]) -> str | None:
+    if match.group("quarter"):
+        year = _full_year(match.group("qy"))
+        return f"FY{year} Q{match.group('qn')}" if year else None
+    if match.group("quarter_words"):
+        year = _full_year(match.group("qwy"))
+        return f"FY{year} Q{_QUARTER_WORDS[match.group('qw').lower()]}" if year else None
+    digits = match.group("fyy") or match.group("fisy") or match.group("yy")
+    year = _full_year(digits)
+    return fiscal_year(year) if year else None
+
+
+def read_timeframe(question: str) -> TimeFrame:
+    found: list[tuple[str, int, int]] = []
+    for match in _PERIOD.finditer(question):
+        period = _period_of(match)
+        if period:
+            found.append((period, match.start(), match.end()))
+    spans = [(start, end) for _, start, end in found]
+    periods = _unique(p for p, _, _ in found)
+    relative = _relative(question, spans)
+    if relative is not None and not periods:
+        return TimeFrame(relative_last=relative[0], spans=(relative[1],))
+    is_range = len(found) == 2 and _is_range(question, found)
+    if len(periods) == 1 and (before := _YEAR_BEFORE.search(question)):
+        year = int(periods[0][2:6])
+        periods = [*periods, fiscal_year(year - 1)]
+        spans.append(before.span())
+    return TimeFrame(periods=tuple(periods), is_range=is_range, spans=tuple(spans))
+
+
+def _relative(question: str, spans: list[tuple[int, int]]) -> tuple[int, tuple[int, int]] | None:
+    if match := _RELATIVE.search(question):
+        raw = match.group("n").lower()
+        count = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
+        return (count, match.span()) if 1 <= count <= 50 else None
+    if match := _LATEST.search(question):
+        return 1, match.span()
+    return None
+
+
+def _is_range(question: str, found: list[tuple[str, int, int]]) -> bool:
+    (_, _, first_end), (_, second_start, _) = found
+    between = question[first_end:second_start]
+    if not _RANGE_JOINERS.match(between):
+        return False
+    if between.strip().lower() in {"and", "vs", "vs.", "versus"}:
+        # "between 2019 and 2021" is a span; "in 2019 and 2021" names two years only.
+        start = found[0][1]
+        return bool(_RANGE_OPENERS.search(question[:start]))
+    return True
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    seen: list[str] = []
+    for item in items:
+        if item not in seen:
+            seen.append(item)
+    return seen
+
+
+def expand_range(first: str, last: str) -> tuple[str, ...]:
+    """Every fiscal year from one end to the other, oldest first (quarters are not expanded)."""
+    if " " in first or " " in last:
+        return tuple(sorted({first, last}))
+    low, high = sorted((int(first[2:]), int(last[2:])))
+    return tuple(fiscal_year(y) for y in range(low, high + 1))
+
+
+def period_sort_key(period: str) -> tuple[int, int]:
+    year = int(period[2:6]) if period[2:6].isdigit() else 0
+    quarter = int(period[-1]) if " Q" in period else 0
+    return year, quarter
