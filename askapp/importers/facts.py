@@ -114,7 +114,7 @@ class _LongTable:
     def __init__(self, header: list[str], options: FactOptions, report: ImportReport) -> None:
         for flag in ("entity", "unit", "scale", "source"):
             if getattr(options, flag):
-                raise Invalid(f"--{flag} is for wide tables; this long table has a column for it")
+                raise Invalid(f"--{flag} is for wide tables only; a long table says it in each row")
         names = [cell.strip().lower() for cell in header]
         ignored = known_fields(names, required=LONG_REQUIRED, optional=LONG_OPTIONAL, noun="column")
         if ignored:

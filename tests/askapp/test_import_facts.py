@@ -322,7 +322,7 @@ def test_the_scale_option_applies_when_the_header_names_none(write_file: WriteFi
         pytest.param(
             ["--entity=Apple"],
             HEADER + "Apple,Revenue,FY2023,1,USD,10-K\n",
-            "1: --entity is for wide tables; this long table has a column for it",
+            "1: --entity is for wide tables only; a long table says it in each row",
             id="wide option on a long table",
         ),
     ],
