@@ -1,0 +1,187 @@
+"""Conversations: who asked what, what the engine answered, and on what it rested.
+
+Every turn is frozen at answer time (text, figures, sources, resolved intent, carried slots,
+provider and model), so a reviewer reads what the user saw even after the knowledge base
+changes. A question turn and its answer turn are written in one transaction; the answer points
+to its question.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from askapp.models.knowledge import Entity
+
+INTERNAL_CLEARANCE_PERMISSION = "askapp.view_internal"
+
+
+class Conversation(models.Model):
+    """A chat. Owned by a user, or by an anonymous browser session when anonymous chat is on."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="conversations",
+    )
+    session_key = models.CharField(
+        max_length=40, blank=True, help_text="The anonymous owner's session, when owner is empty."
+    )
+    title = models.CharField(max_length=200, blank=True)
+    scope = models.ForeignKey(
+        Entity,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="conversations",
+        help_text="The entity questions that name none default to.",
+    )
+    last_position = models.PositiveIntegerField(
+        default=0,
+        help_text="Position of the last turn. An ask bumps it under the row lock, so positions "
+        "stay strictly ordered and gap-free when asks run concurrently.",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated"]
+        permissions = [
+            ("view_internal", "Can get answers drawn from INTERNAL material"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(owner__isnull=False) | ~Q(session_key=""),
+                name="conversation_has_an_owner",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["owner", "-updated"], name="conversation_owner_recent"),
+            models.Index(fields=["session_key", "-updated"], name="conversation_session_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"Conversation {self.pk}"
+
+
+class Turn(models.Model):
+    """One message of a conversation: a question (role user) or an answer (role assistant)."""
+
+    class Role(models.TextChoices):
+        USER = "user", "User"
+        ASSISTANT = "assistant", "Assistant"
+
+    class Status(models.TextChoices):
+        NONE = "", "None (supplied as history)"
+        FOUND = "found", "Found"
+        ANSWERED = "answered", "Answered"
+        NOT_FOUND = "not_found", "Not found"
+        BLOCKED = "blocked", "Blocked"
+        CLARIFY = "clarify", "Clarify"
+        ERROR = "error", "Error"
+
+    class Origin(models.TextChoices):
+        ASKED = "asked", "Asked"
+        CLIENT_HISTORY = "client_history", "Supplied by a stateless client as history"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # The (conversation, position) unique index serves every per-conversation read.
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="turns", db_index=False
+    )
+    position = models.PositiveIntegerField(help_text="1-based, gap-free within a conversation.")
+    role = models.CharField(max_length=9, choices=Role.choices)
+    origin = models.CharField(max_length=14, choices=Origin.choices, default=Origin.ASKED)
+    text = models.TextField()
+    status = models.CharField(
+        max_length=9,
+        choices=Status.choices,
+        blank=True,
+        help_text="How the question was dealt with; a question and its answer share it. "
+        "A question whose answer failed is stored alone with status error.",
+    )
+    refused = models.BooleanField(
+        default=False, help_text="Declined for lack of data (status not_found)."
+    )
+    figures = models.JSONField(default=list, blank=True)
+    sources = models.JSONField(default=list, blank=True)
+    intent = models.JSONField(
+        default=dict, blank=True, help_text="The resolved intent the engine answered."
+    )
+    carried = models.JSONField(default=list, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+    choices = models.JSONField(default=list, blank=True)
+    provider = models.CharField(max_length=50, blank=True)
+    model = models.CharField(max_length=200, blank=True)
+    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    answers = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="answer_turns",
+        help_text="For an answer: the question it answers.",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["conversation", "position"], name="turn_unique_position"
+            ),
+            models.CheckConstraint(condition=Q(position__gte=1), name="turn_position_from_one"),
+        ]
+        indexes = [
+            models.Index(fields=["status", "-created"], name="turn_status_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.conversation_id}#{self.position} {self.role}"
+
+
+class Feedback(models.Model):
+    """A reader's verdict on an answer: up or down, with an optional comment."""
+
+    class Value(models.TextChoices):
+        UP = "up", "Up"
+        DOWN = "down", "Down"
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="feedback")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="answer_feedback",
+    )
+    session_key = models.CharField(max_length=40, blank=True)
+    value = models.CharField(max_length=4, choices=Value.choices)
+    comment = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name_plural = "feedback"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["turn", "user"],
+                condition=Q(user__isnull=False),
+                name="feedback_one_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["turn", "session_key"],
+                condition=Q(user__isnull=True),
+                name="feedback_one_per_session",
+            ),
+        ]
+        indexes = [models.Index(fields=["value", "-created"], name="feedback_value_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.value} on {self.turn_id}"
