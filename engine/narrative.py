@@ -19,7 +19,7 @@ from engine.parser import STOP
 from engine.store import KnowledgeStore
 from engine.text import words
 from engine.timeframe import period_sort_key
-from engine.types import RESTRICTED, Passage
+from engine.types import INTERNAL, PUBLIC, RESTRICTED, Passage, showable
 
 RETRIEVE_LIMIT = 20
 PASSAGES_FOR_MODEL = 4
@@ -57,12 +57,7 @@ class StoreRetriever:
 
 
 def visible(passage: Passage, clearance: frozenset[str]) -> bool:
-    """The allow-list: only a known classification the caller may see; RESTRICTED never."""
-    return (
-        passage.classification is not None
-        and passage.classification != RESTRICTED
-        and passage.classification in clearance
-    )
+    return showable(passage.classification, clearance)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +91,9 @@ class OverlapReranker:
         allowed = [
             p
             for p in passages
-            if p.classification in clearance and p.classification not in (None, RESTRICTED)
+            if p.classification in (PUBLIC, INTERNAL)
+            and p.classification != RESTRICTED
+            and p.classification in clearance
         ]
         wanted = {w for w in words(intent.question) if w not in STOP}
         newest = max((period_sort_key(p.period) for p in allowed if p.period), default=(0, 0))

@@ -10,6 +10,7 @@ decide, and when two labels tie it reports an ambiguity instead of guessing.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
@@ -81,6 +82,7 @@ AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
 COUNTING = _lexicon("year time period quarter")
 OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | LOWER | TREND
 _TICKER_MAX = 5
+_POSSESSIVE = re.compile(r"['’]s?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +166,8 @@ class IntentParser:
                 continue
             key = tuple(t.norm for t in tokens[i : i + length])
             for name, exact in self._entity_keys.get(key, ()):
-                if exact is None or " ".join(t.text for t in tokens[i : i + length]) == exact:
+                written = " ".join(_POSSESSIVE.sub("", t.text) for t in tokens[i : i + length])
+                if exact is None or written == exact:
                     return name, length
         return None
 
@@ -197,6 +200,8 @@ class IntentParser:
             if rival is not None:
                 ambiguous.append(Ambiguity("metric", (rival.metric, label.metric)))
                 continue
+            if any(label.keys <= t.keys for t in taken):
+                continue  # every word of it belongs to a longer label already taken
             spot = _claim(label.keys, positions, used)
             if spot is None:
                 continue

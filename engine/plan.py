@@ -15,7 +15,7 @@ from typing import Literal
 from engine.intent import Intent, Operation
 from engine.store import KnowledgeStore
 from engine.timeframe import period_sort_key
-from engine.types import Vocabulary
+from engine.types import Vocabulary, showable
 
 MAX_CHOICES = 8
 PERIOD_CHOICES = 6
@@ -95,7 +95,7 @@ def _held_periods(
     store: KnowledgeStore, entity: str, metric: str, clearance: frozenset[str]
 ) -> list[str]:
     facts = store.find_facts(entity=entity, metric=metric)
-    periods = {f.period for f in facts if f.classification in clearance}
+    periods = {f.period for f in facts if showable(f.classification, clearance)}
     return sorted(periods, key=period_sort_key)
 
 

@@ -78,59 +78,78 @@ def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableF
     columns = _column_labels(rows[:body_start], width=max(len(r) for r in rows))
     periods = [_period(label) for label in columns]
     qualifiers = _qualifiers(columns, periods)
+    lines = _lines(rows[body_start:])
+    sections_of: dict[str, set[str]] = {}
+    for label, section, _ in lines:
+        sections_of.setdefault(label, set()).add(section)
     facts: list[TableFact] = []
-    section = ""
-    labels_seen: dict[str, int] = {}
-    for row in rows[body_start:]:
-        label = _clean_label(row[0] if row else "")
-        values = [parse_number(cell) for cell in row[1:]]
-        if label and not any(values):
-            section = label.rstrip(":").strip()
-            continue
-        if not label:
-            continue
-        if section and label.lower().rstrip(":") in _GENERIC:
-            label = f"{label} {section}"  # "Total" under "Revenue:" means "Total Revenue"
-        labels_seen[label] = labels_seen.get(label, 0) + 1
+    for label, section, values in lines:
+        name = _line_name(label, section, len(sections_of[label]) > 1)
         for index, parsed in enumerate(values, start=1):
             period = periods[index] if index < len(periods) else None
             if parsed is None or (period is None and not qualifiers[index]):
                 continue
             value, percent = parsed
-            name = f"{label} {qualifiers[index]}".strip() if qualifiers[index] else label
+            metric = f"{name} {qualifiers[index]}".strip() if qualifiers[index] else name
+            alias = f"{section} {metric}" if section and section not in metric else ""
             facts.append(
                 TableFact(
-                    metric=name,
+                    metric=metric,
                     period=period or "",
                     value=value,
                     unit="%" if percent else scale,
-                    aliases=(f"{section} {name}",) if section else (),
+                    aliases=(alias,) if alias else (),
                 )
             )
-    return _disambiguate(facts)
+    return _unique(facts)
 
 
-def _disambiguate(facts: list[TableFact]) -> list[TableFact]:
-    """A label met twice (e.g. "Federal" under Current and under Deferred) is named with its
-    section; the plain label then means neither, so it is not kept as a name."""
+def _lines(
+    rows: Sequence[Sequence[str]],
+) -> list[tuple[str, str, list[tuple[Decimal, bool] | None]]]:
+    """(label, section, values) for each line; a label-only row heads the lines under it."""
+    lines = []
+    section = ""
+    for row in rows:
+        label = _clean_label(row[0] if row else "")
+        values = [parse_number(cell) for cell in row[1:]]
+        if label and not any(values):
+            section = label.rstrip(":").strip()
+        elif label:
+            lines.append((label, section, values))
+    return lines
+
+
+def _line_name(label: str, section: str, repeated: bool) -> str:
+    """A line's metric name. "Total" under "Revenue:" means "Total Revenue"; a label met in
+    two sections ("Federal" under Current and under Deferred) is named with its section."""
+    if section and label.lower().rstrip(":") in _GENERIC:
+        return f"{label} {section}"
+    if section and repeated:
+        return f"{section} {label}"
+    return label
+
+
+def _unique(facts: list[TableFact]) -> list[TableFact]:
+    """A (metric, period) met twice cannot be told apart: keep neither rather than guess."""
     seen: dict[tuple[str, str], int] = {}
     for fact in facts:
         seen[(fact.metric, fact.period)] = seen.get((fact.metric, fact.period), 0) + 1
-    result = []
-    for fact in facts:
-        if seen[(fact.metric, fact.period)] > 1 and fact.aliases:
-            result.append(TableFact(fact.aliases[0], fact.period, fact.value, fact.unit))
-        elif seen[(fact.metric, fact.period)] == 1:
-            result.append(fact)
-    return result
+    return [f for f in facts if seen[(f.metric, f.period)] == 1]
 
 
 def _body_start(rows: Sequence[Sequence[str]]) -> int:
     for index, row in enumerate(rows):
         label = row[0].strip() if row else ""
         if label and any(_is_value(cell) for cell in row[1:]):
+            while index > 0 and _section_row(rows[index - 1]):
+                index -= 1  # a section heading right above the first line belongs to the body
             return index
     return len(rows)
+
+
+def _section_row(row: Sequence[str]) -> bool:
+    return bool(row and row[0].strip()) and not any(cell.strip() for cell in row[1:])
 
 
 def _is_value(cell: str) -> bool:

@@ -17,7 +17,7 @@ from engine.providers.base import ToolCall, ToolSchema
 from engine.store import KnowledgeStore
 from engine.text import words
 from engine.timeframe import read_timeframe
-from engine.types import Fact, Passage, Vocabulary
+from engine.types import Fact, Passage, Vocabulary, showable
 
 OPERATIONS = ("difference", "percent_change", "ratio", "sum", "average")
 
@@ -162,7 +162,7 @@ class Toolbox:
             for fact in self.store.find_facts(
                 entity=entity_name, metric=metric_name, periods=periods
             )
-            if fact.classification in self.clearance
+            if showable(fact.classification, self.clearance)
         ]
         for fact in found:
             self.facts[fact.id] = fact
@@ -192,7 +192,7 @@ class Toolbox:
         passages = [
             p
             for p in self.store.document_passages(document_id, classifications=self.clearance)
-            if p.classification in self.clearance
+            if showable(p.classification, self.clearance)
         ]
         if not passages:
             return {"error": "no document with that id is available to you"}

@@ -16,6 +16,12 @@ INTERNAL = "INTERNAL"
 RESTRICTED = "RESTRICTED"
 CLASSIFICATIONS = (PUBLIC, INTERNAL, RESTRICTED)
 DEFAULT_CLEARANCE: frozenset[str] = frozenset({PUBLIC})
+SHOWABLE: frozenset[str] = frozenset({PUBLIC, INTERNAL})  # RESTRICTED is never shown
+
+
+def showable(classification: str | None, clearance: frozenset[str]) -> bool:
+    """The allow-list: a known classification other than RESTRICTED, that the caller may see."""
+    return classification in SHOWABLE and classification in clearance
 
 
 @dataclass(frozen=True, slots=True)
