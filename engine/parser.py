@@ -81,6 +81,10 @@ UNSUPPORTED = _lexicon(
 AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
 COUNTING = _lexicon("year time period quarter")
 OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | LOWER | TREND
+NOT_CONTENT = STOP | OPERATION_WORDS | NARRATIVE | frozenset({"$", "&", "%"})
+CHANGE_OR_GROWTH = CHANGE | GROWTH
+HIGHER_OR_LOWER = HIGHER | LOWER
+ABSOLUTE = _lexicon("absolute point points")
 _TICKER_MAX = 5
 _POSSESSIVE = re.compile(r"['’]s?$")
 
@@ -97,8 +101,12 @@ class IntentParser:
 
     def __init__(self, vocabulary: Vocabulary) -> None:
         self.vocabulary = vocabulary
-        self._entity_keys, self._entity_span = _entity_index(vocabulary)
+        self._entity_keys = _entity_index(vocabulary)
         self._labels, self._labels_by_word, self._metric_words = _metric_index(vocabulary)
+        self._keys_of_metric: dict[str, frozenset[str]] = {}
+        for label in self._labels:
+            known = self._keys_of_metric.get(label.metric, frozenset())
+            self._keys_of_metric[label.metric] = known | label.keys
         self._single_entity = vocabulary.entities[0].name if len(vocabulary.entities) == 1 else None
 
     def parse(self, question: str) -> Intent:
@@ -108,13 +116,17 @@ class IntentParser:
         used = _period_mask(tokens, frame)
         entities = self._link_entities(tokens, used)
         metrics, ambiguous, metric_spans = self._link_metrics(tokens, used)
-        leftover = [t.norm for i, t in enumerate(tokens) if not used[i]]
-        operation = _operation(leftover, frame, len(entities), len(metrics))
+        leftover = [t.norm for t, taken in zip(tokens, used, strict=True) if not taken]
+        seen = frozenset(leftover)
+        families = _operations(leftover, seen)
+        operation = _operation(seen, families, frame, len(entities), len(metrics))
         periods = frame.periods
         if frame.is_range and operation in AGGREGATES:
             periods = expand_range(periods[0], periods[-1])
-        content = [w for w in leftover if _is_content(w)]
-        kind = _kind(leftover, content, operation, entities, metrics, periods, ambiguous)
+        loose = [t.text for t, taken in zip(tokens, used, strict=True)
+                 if not taken and _is_content(t.norm)]  # fmt: skip
+        counts = (len(entities), len(metrics), len(periods))
+        kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
         return Intent(
             question=text,
             kind=kind,
@@ -127,19 +139,15 @@ class IntentParser:
             period_range=frame.is_range,
             relative_last=frame.relative_last,
             ambiguous=ambiguous,
-            qualifiers=_qualifiers(tokens, used, metric_spans, self._metric_keys(metrics)),
-            loose=tuple(
-                dict.fromkeys(
-                    t.text for i, t in enumerate(tokens) if not used[i] and _is_content(t.norm)
-                )
-            ),
-            follow_up=not content and not metrics,
+            qualifiers=_qualifiers(tokens, used, metric_spans, self._metric_keys(metrics))
+            if metric_spans
+            else (),
+            loose=tuple(dict.fromkeys(loose)),
+            follow_up=not loose and not metrics,
         )
 
     def _metric_keys(self, metrics: tuple[str, ...]) -> frozenset[str]:
-        return frozenset(
-            word for label in self._labels if label.metric in metrics for word in label.keys
-        )
+        return frozenset().union(*(self._keys_of_metric[m] for m in metrics))
 
     # -- entities -------------------------------------------------------------------------
     def _link_entities(self, tokens: Sequence[Token], used: list[bool]) -> tuple[str, ...]:
@@ -161,14 +169,15 @@ class IntentParser:
     def _entity_at(
         self, tokens: Sequence[Token], used: list[bool], i: int
     ) -> tuple[str, int] | None:
-        for length in range(min(self._entity_span, len(tokens) - i), 0, -1):
-            if any(used[i : i + length]):
+        for key, name, exact in self._entity_keys.get(tokens[i].norm, ()):
+            length = len(key)
+            window = tokens[i : i + length]
+            if len(window) < length or any(used[i : i + length]):
                 continue
-            key = tuple(t.norm for t in tokens[i : i + length])
-            for name, exact in self._entity_keys.get(key, ()):
-                written = " ".join(_POSSESSIVE.sub("", t.text) for t in tokens[i : i + length])
-                if exact is None or written == exact:
-                    return name, length
+            if any(t.norm != k for t, k in zip(window, key, strict=True)):
+                continue
+            if exact is None or " ".join(_POSSESSIVE.sub("", t.text) for t in window) == exact:
+                return name, length
         return None
 
     # -- metrics --------------------------------------------------------------------------
@@ -265,48 +274,44 @@ def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
 
 
 def _period_mask(tokens: Sequence[Token], frame: TimeFrame) -> list[bool]:
+    if not frame.spans:
+        return [False] * len(tokens)
     return [any(start < t.end and t.start < end for start, end in frame.spans) for t in tokens]
 
 
 def _is_content(word: str) -> bool:
-    return not (
-        word in STOP
-        or word in OPERATION_WORDS
-        or word in NARRATIVE
-        or word[0].isdigit()
-        or word in ("$", "&", "%")
-    )
+    return word not in NOT_CONTENT and not word[0].isdigit()
 
 
-def _operations(leftover: list[str]) -> set[str]:
+def _operations(leftover: list[str], seen: frozenset[str]) -> set[str]:
     """The families of arithmetic a question asks for; more than one is a compound question."""
-    seen = set(leftover)
     families = set()
-    if seen & RATIO or _percent_of(leftover):
+    if seen & RATIO or (seen & PERCENT and "of" in seen and _percent_of(leftover)):
         families.add("ratio")
     if seen & AVERAGE:
         families.add("average")
-    if seen & (CHANGE | GROWTH) or ("how" in seen and "much" in seen and seen & (HIGHER | LOWER)):
+    if seen & CHANGE_OR_GROWTH or ("how" in seen and "much" in seen and seen & HIGHER_OR_LOWER):
         families.add("change")
     return families
 
 
 def _operation(
-    leftover: list[str], frame: TimeFrame, n_entities: int, n_metrics: int
+    seen: frozenset[str],
+    families: set[str],
+    frame: TimeFrame,
+    n_entities: int,
+    n_metrics: int,
 ) -> Operation | None:
-    seen = set(leftover)
     percent = bool(seen & PERCENT)
-    families = _operations(leftover)
     if "ratio" in families:
         return "percent_of" if percent else "ratio"
     if "average" in families:
         return "average"
-    absolute = seen & _lexicon("absolute point points")
-    if seen & GROWTH or (seen & CHANGE and percent and not absolute):
+    if seen & GROWTH or (seen & CHANGE and percent and not seen & ABSOLUTE):
         return "percent_change"
     if "change" in families:
         return "difference"
-    if seen & (HIGHER | LOWER) and seen & WHICH:
+    if seen & HIGHER_OR_LOWER and seen & WHICH:
         return "higher" if seen & HIGHER else "lower"
     if percent:
         return "percent_change"
@@ -328,32 +333,34 @@ def _percent_of(leftover: list[str]) -> bool:
 
 
 def _kind(
+    seen: frozenset[str],
     leftover: list[str],
-    content: list[str],
+    families: set[str],
+    has_content: bool,
     operation: Operation | None,
-    entities: tuple[str, ...],
-    metrics: tuple[str, ...],
-    periods: tuple[str, ...],
+    counts: tuple[int, int, int],
     ambiguous: tuple[Ambiguity, ...],
 ) -> Kind:
-    seen = set(leftover)
-    if (seen & UNSUPPORTED and not periods) or _counts_periods(leftover):
+    n_entities, n_metrics, n_periods = counts
+    if (seen & UNSUPPORTED and not n_periods) or _counts_periods(leftover, seen):
         return "unsupported"
-    if len(_operations(leftover)) > 1 and (metrics or ambiguous):
+    if len(families) > 1 and (n_metrics or ambiguous):
         return "unsupported"  # composed arithmetic ("difference between two averages")
-    if _narrative(leftover, operation):
+    if _narrative(seen, operation):
         return "narrative"
-    if not metrics and not ambiguous and content:
+    if not n_metrics and not ambiguous and has_content:
         return "narrative"
     if operation is not None:
         return "comparison"
-    if len(entities) > 1 or len(metrics) > 1 or len(periods) > 1:
+    if n_entities > 1 or n_metrics > 1 or n_periods > 1:
         return "multi"
     return "lookup"
 
 
-def _counts_periods(leftover: list[str]) -> bool:
+def _counts_periods(leftover: list[str], seen: frozenset[str]) -> bool:
     """ "How many years ..." asks to count periods, which the engine does not do."""
+    if "many" not in seen:
+        return False
     return any(
         leftover[i] == "how"
         and leftover[i + 1] == "many"
@@ -362,8 +369,7 @@ def _counts_periods(leftover: list[str]) -> bool:
     )
 
 
-def _narrative(leftover: list[str], operation: Operation | None) -> bool:
-    seen = set(leftover)
+def _narrative(seen: frozenset[str], operation: Operation | None) -> bool:
     if seen & NARRATIVE:
         return True
     if "how" in seen and "much" not in seen and "many" not in seen:
@@ -392,11 +398,13 @@ def _qualifiers(
     return tuple(dict.fromkeys(found))
 
 
-def _entity_index(
-    vocabulary: Vocabulary,
-) -> tuple[dict[tuple[str, ...], list[tuple[str, str | None]]], int]:
-    keys: dict[tuple[str, ...], list[tuple[str, str | None]]] = defaultdict(list)
-    longest = 1
+EntityKey = tuple[tuple[str, ...], str, str | None]
+
+
+def _entity_index(vocabulary: Vocabulary) -> dict[str, list[EntityKey]]:
+    """Entity names and aliases by their first word, longest first, so one dictionary look-up
+    per question word finds every name that could start there."""
+    keys: dict[str, list[EntityKey]] = defaultdict(list)
     for term in vocabulary.entities:
         for label in (term.name, *term.aliases):
             key = tuple(words(label))
@@ -404,11 +412,12 @@ def _entity_index(
                 continue
             # A short all-capitals alias is a ticker: "SNOW" and "BA" must not match "snow".
             ticker = label.isupper() and label.isalpha() and len(label) <= _TICKER_MAX
-            entry = (term.name, label if ticker else None)
-            if entry not in keys[key]:
-                keys[key].append(entry)
-            longest = max(longest, len(key))
-    return dict(keys), longest
+            entry = (key, term.name, label if ticker else None)
+            if entry not in keys[key[0]]:
+                keys[key[0]].append(entry)
+    for entries in keys.values():
+        entries.sort(key=lambda entry: -len(entry[0]))
+    return dict(keys)
 
 
 def _metric_index(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 # Words, numbers written the way reports write them (1,234.5), and the symbols & and %.
 _TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*|[&%$]", re.UNICODE)
@@ -12,8 +12,7 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 _ES_AFTER = ("sses", "xes", "ches", "shes", "zes")
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     text: str  # as written
     norm: str  # lower case, possessive dropped, stemmed
     start: int  # character offset in the question
@@ -21,10 +20,12 @@ class Token:
 
 
 def tokenize(text: str) -> list[Token]:
-    return [
-        Token(m.group(), normalise_word(m.group()), m.start(), m.end())
-        for m in _TOKEN.finditer(text)
-    ]
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        word = match.group()
+        start, end = match.span()
+        tokens.append(Token(word, normalise_word(word), start, end))
+    return tokens
 
 
 def words(text: str) -> list[str]:

@@ -81,7 +81,14 @@ def _period_of(match: re.Match[str]) -> str | None:
     return fiscal_year(year) if year else None
 
 
+_NO_TIME = TimeFrame()
+_TIME_WORDS = ("year", "period", "quarter", "fy", "fiscal")
+
+
 def read_timeframe(question: str) -> TimeFrame:
+    lowered = question.lower()
+    if not any(c.isdigit() for c in question) and not any(w in lowered for w in _TIME_WORDS):
+        return _NO_TIME  # most follow-ups and narrative questions name no time at all
     found: list[tuple[str, int, int]] = []
     for match in _PERIOD.finditer(question):
         period = _period_of(match)
@@ -89,15 +96,19 @@ def read_timeframe(question: str) -> TimeFrame:
             found.append((period, match.start(), match.end()))
     spans = [(start, end) for _, start, end in found]
     periods = _unique(p for p, _, _ in found)
-    relative = _relative(question, spans)
+    relative = _relative(question, spans) if _mentions_spans(lowered) else None
     if relative is not None and not periods:
         return TimeFrame(relative_last=relative[0], spans=(relative[1],))
     is_range = len(found) == 2 and _is_range(question, found)
-    if len(periods) == 1 and (before := _YEAR_BEFORE.search(question)):
+    if len(periods) == 1 and "year" in lowered and (before := _YEAR_BEFORE.search(question)):
         year = int(periods[0][2:6])
         periods = [*periods, fiscal_year(year - 1)]
         spans.append(before.span())
     return TimeFrame(periods=tuple(periods), is_range=is_range, spans=tuple(spans))
+
+
+def _mentions_spans(lowered: str) -> bool:
+    return "year" in lowered or "period" in lowered
 
 
 def _relative(question: str, spans: list[tuple[int, int]]) -> tuple[int, tuple[int, int]] | None:
