@@ -1,8 +1,9 @@
-from django.urls import path
+from django.urls import include, path
 
 from askapp import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("v1/", include("askapp.api.urls")),
 ]

@@ -199,3 +199,44 @@ ASKAPP_HISTORY_TURNS = _int("ASKAPP_HISTORY_TURNS", 20, minimum=0, maximum=200)
 ASKAPP_ANONYMOUS_CHAT = _bool("ASKAPP_ANONYMOUS_CHAT", False)
 ASKAPP_THROTTLE_USER = _rate("ASKAPP_THROTTLE_USER", "120/min")
 ASKAPP_THROTTLE_ANON = _rate("ASKAPP_THROTTLE_ANON", "30/min")
+# Seconds of silence after which an answer stream sends a `: keepalive` comment, so proxies and
+# browsers keep a slow stream open.
+ASKAPP_SSE_KEEPALIVE = _float("ASKAPP_SSE_KEEPALIVE", 15.0, minimum=0.05)
+# Answer streams run the engine in worker threads (docs/adr/0009); at most this many at once
+# per process. A stream beyond it waits, with keepalives, for a free thread.
+ASKAPP_STREAM_THREADS = _int("ASKAPP_STREAM_THREADS", 256, minimum=1, maximum=4096)
+
+REST_FRAMEWORK = {
+    # Token first: its WWW-Authenticate header makes a missing login a 401, not a 403.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["askapp.api.permissions.MayChat"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "askapp.api.throttles.UserThrottle",
+        "askapp.api.throttles.AnonThrottle",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "askapp.api.errors.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "askapp API",
+    "DESCRIPTION": (
+        "Ask plain-language questions of the financial knowledge base. Every figure in an "
+        "answer comes from the knowledge base and names its sources; when the knowledge base "
+        "does not hold the answer, the answer says so (status not_found) with no figure."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "TurnStatusEnum": "askapp.models.conversations.Turn.Status",
+        "FeedbackValueEnum": "askapp.models.conversations.Feedback.Value",
+    },
+}

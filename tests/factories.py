@@ -7,7 +7,17 @@ from decimal import Decimal
 import factory
 from django.contrib.auth import get_user_model
 
-from askapp.models import Chunk, Classification, Document, Entity, Fact, Metric
+from askapp.models import (
+    Chunk,
+    Classification,
+    Conversation,
+    Document,
+    Entity,
+    Fact,
+    Feedback,
+    Metric,
+    Turn,
+)
 
 PASSWORD = "correct horse battery staple"
 
@@ -77,3 +87,56 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 class StaffFactory(UserFactory):
     is_staff = True
+
+
+class ConversationFactory(factory.django.DjangoModelFactory):
+    """A user's conversation. Build turns with TurnFactory, or through the ask service."""
+
+    class Meta:
+        model = Conversation
+
+    owner = factory.SubFactory(UserFactory)
+    title = factory.Sequence(lambda n: f"Conversation {n}")
+
+
+class TurnFactory(factory.django.DjangoModelFactory):
+    """A stored turn. Positions must stay gap-free: give `position` when building several,
+    and keep the conversation's `last_position` in step (see `exchange`)."""
+
+    class Meta:
+        model = Turn
+
+    conversation = factory.SubFactory(ConversationFactory)
+    position = factory.Sequence(lambda n: n + 1)
+    role = Turn.Role.USER
+    text = "What was Apple's revenue in FY2023?"
+    status = Turn.Status.FOUND
+
+
+class FeedbackFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Feedback
+
+    turn = factory.SubFactory(TurnFactory, role=Turn.Role.ASSISTANT)
+    user = factory.SubFactory(UserFactory)
+    value = Feedback.Value.UP
+
+
+def exchange(
+    conversation: Conversation, question: str, answer: str, *, intent: dict | None = None,
+    status: str = Turn.Status.FOUND,
+) -> tuple[Turn, Turn]:  # fmt: skip
+    """Store one question and its answer at the end of `conversation`, as an ask would."""
+    first = conversation.last_position + 1
+    asked = TurnFactory(
+        conversation=conversation, position=first, text=question, intent=intent or {},
+        status=status, refused=status == Turn.Status.NOT_FOUND,
+    )  # fmt: skip
+    answered = TurnFactory(
+        conversation=conversation, position=first + 1, role=Turn.Role.ASSISTANT, text=answer,
+        intent=intent or {}, status=status, refused=status == Turn.Status.NOT_FOUND,
+        answers=asked,
+    )  # fmt: skip
+    conversation.last_position = first + 1
+    conversation.save(update_fields=["last_position", "updated"])
+    return asked, answered

@@ -1,0 +1,251 @@
+"""Input and output shapes of the API. Plain Serializers: the hot path maps stored JSON as is.
+
+Figures, sources, intent and carried slots were frozen as JSON at answer time; the output
+returns them unchanged (so the stream's `sources` event and the final turn agree byte for
+byte), and the `*Doc` serializers only describe their shape in the OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.validators import ProhibitNullCharactersValidator
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+from rest_framework.validators import ProhibitSurrogateCharactersValidator
+
+from askapp.models import Feedback, Turn
+
+QUESTION_MAX = 4000
+HISTORY_MAX_TURNS = 50
+HISTORY_TEXT_MAX = 8000
+TITLE_MAX = 200
+COMMENT_MAX = 4000
+
+
+class StrictCharField(serializers.CharField):
+    """A CharField that refuses numbers and booleans instead of turning them into text."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictUUIDField(serializers.UUIDField):
+    """A UUIDField that takes text only (DRF's turns any integer into a UUID)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid", value=data)
+        return super().to_internal_value(data)
+
+
+@extend_schema_field(
+    {
+        "type": "array",
+        "items": {"type": "string"},
+        "minItems": 2,
+        "maxItems": 2,
+        "description": "[role, text]: role user or assistant (any other role counts as user), "
+        f"text at most {HISTORY_TEXT_MAX} characters.",
+        "example": ["user", "What was Apple's revenue in FY2023?"],
+    }
+)
+class HistoryTurnField(serializers.Field):
+    """One turn of client-supplied history: `[role, text]`, both strings."""
+
+    default_error_messages = {
+        "shape": "Each history turn must be a [role, text] pair of two strings.",
+        "too_long": f"A history turn's text may be at most {HISTORY_TEXT_MAX} characters.",
+        "characters": "A history turn may not contain NUL or lone surrogate characters.",
+    }
+
+    def to_internal_value(self, data: Any) -> tuple[str, str]:
+        if not isinstance(data, list) or len(data) != 2:
+            self.fail("shape")
+        role, text = data
+        if not isinstance(role, str) or not isinstance(text, str) or len(role) > 50:
+            self.fail("shape")
+        if len(text) > HISTORY_TEXT_MAX:
+            self.fail("too_long")
+        try:
+            for value in (role, text):
+                ProhibitNullCharactersValidator()(value)
+                ProhibitSurrogateCharactersValidator()(value)
+        except Exception:
+            self.fail("characters")
+        return role.strip().lower(), text
+
+    def to_representation(self, value: Any) -> list[str]:
+        return list(value)
+
+
+# --- documentation of the stored JSON -------------------------------------------------------
+
+
+class FigureDoc(serializers.Serializer):
+    label = serializers.CharField()
+    value = serializers.CharField(help_text="A decimal, as text so no precision is lost.")
+    unit = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["fact", "computed"])
+    sources = serializers.ListField(
+        child=serializers.CharField(), help_text="Ids of the sources the figure comes from."
+    )
+    display = serializers.CharField()
+    entity = serializers.CharField(allow_null=True)
+    metric = serializers.CharField(allow_null=True)
+    period = serializers.CharField(allow_null=True)
+
+
+class SourceDoc(serializers.Serializer):
+    id = serializers.CharField(help_text="Stable id: fact:<n> or chunk:<n>.")
+    kind = serializers.ChoiceField(choices=["fact", "passage"])
+    title = serializers.CharField()
+    reference = serializers.CharField()
+    document_id = serializers.CharField(allow_null=True)
+    classification = serializers.CharField()
+    excerpt = serializers.CharField(required=False, help_text="Passages: the exact excerpt.")
+    entity = serializers.CharField(required=False, allow_null=True)
+    metric = serializers.CharField(required=False, allow_null=True)
+    period = serializers.CharField(required=False, allow_null=True)
+    value = serializers.CharField(required=False, allow_null=True)
+    unit = serializers.CharField(required=False, allow_null=True)
+
+
+class CarriedDoc(serializers.Serializer):
+    slot = serializers.ChoiceField(choices=["entity", "metric", "period", "operation", "scope"])
+    value = serializers.CharField()
+    from_turn = serializers.IntegerField(help_text="The earlier question (1-based); 0: scope.")
+    question = serializers.CharField()
+
+
+@extend_schema_field(FigureDoc(many=True))
+class FiguresField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field(SourceDoc(many=True))
+class SourcesField(serializers.JSONField):
+    pass
+
+
+@extend_schema_field(CarriedDoc(many=True))
+class CarriedField(serializers.JSONField):
+    pass
+
+
+# --- output -----------------------------------------------------------------------------------
+
+
+class TurnOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    position = serializers.IntegerField()
+    role = serializers.ChoiceField(choices=Turn.Role.choices)
+    origin = serializers.ChoiceField(choices=Turn.Origin.choices)
+    text = serializers.CharField()
+    status = serializers.ChoiceField(
+        choices=Turn.Status.choices,
+        help_text="found, answered, not_found, blocked, clarify or error; empty for history "
+        "a stateless client supplied. A question shares its answer's status.",
+    )
+    refused = serializers.BooleanField(help_text="True when status is not_found.")
+    figures = FiguresField()
+    sources = SourcesField()
+    intent = serializers.JSONField(help_text="How the question was understood (resolved).")
+    carried = CarriedField()
+    reason = serializers.CharField(help_text="blocked or error: why.")
+    choices = serializers.ListField(
+        child=serializers.CharField(), help_text="clarify: the valid answers."
+    )
+    answers = serializers.UUIDField(
+        source="answers_id", allow_null=True, help_text="An answer: the id of its question."
+    )
+    created = serializers.DateTimeField()
+
+
+class ConversationOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    title = serializers.CharField()
+    scope = serializers.CharField(
+        source="scope.name", allow_null=True, default=None, help_text="The default entity."
+    )
+    created = serializers.DateTimeField()
+    updated = serializers.DateTimeField()
+
+
+class ConversationDetailOutput(ConversationOutput):
+    turns = TurnOutput(many=True)
+
+
+class AskOutput(serializers.Serializer):
+    conversation = serializers.UUIDField(source="conversation.pk")
+    turn = TurnOutput(source="answer")
+
+
+class FeedbackOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    turn = serializers.UUIDField(source="turn_id")
+    value = serializers.ChoiceField(choices=Feedback.Value.choices)
+    comment = serializers.CharField()
+    created = serializers.DateTimeField()
+
+
+class ErrorDetailDoc(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    field = serializers.CharField(required=False, help_text="The request field at fault.")
+
+
+class ErrorDoc(serializers.Serializer):
+    error = ErrorDetailDoc()
+
+
+class AskErrorDoc(ErrorDoc):
+    conversation = serializers.UUIDField(help_text="Where the failed question was stored.")
+    turn = serializers.UUIDField(help_text="The stored question (status error).")
+
+
+# --- input ------------------------------------------------------------------------------------
+
+
+class AskInput(serializers.Serializer):
+    question = StrictCharField(max_length=QUESTION_MAX, help_text="1 to 4,000 characters.")
+    conversation = StrictUUIDField(
+        required=False, allow_null=True, help_text="Continue this stored conversation."
+    )
+    history = serializers.ListField(
+        child=HistoryTurnField(),
+        required=False,
+        allow_null=True,
+        max_length=HISTORY_MAX_TURNS,
+        help_text="Stateless clients: earlier turns as [role, text] pairs, oldest first "
+        "(role user or assistant). Stored as client history in a new conversation.",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("conversation") and attrs.get("history"):
+            raise serializers.ValidationError(
+                {"history": "Give conversation or history, not both."}, code="conflict"
+            )
+        return attrs
+
+
+class ConversationInput(serializers.Serializer):
+    title = StrictCharField(max_length=TITLE_MAX, required=False, allow_blank=True)
+    scope = StrictCharField(
+        max_length=200, required=False, allow_null=True, help_text="The name of an entity."
+    )
+
+
+class RenameInput(serializers.Serializer):
+    title = StrictCharField(max_length=TITLE_MAX, allow_blank=True)
+
+
+class ConversationListQuery(serializers.Serializer):
+    search = StrictCharField(max_length=200, required=False, allow_blank=True)
+
+
+class FeedbackInput(serializers.Serializer):
+    value = serializers.ChoiceField(choices=Feedback.Value.choices)
+    comment = StrictCharField(max_length=COMMENT_MAX, required=False, allow_blank=True)

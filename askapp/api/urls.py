@@ -1,0 +1,26 @@
+"""Routes of API v1, mounted at /v1/ by askapp/urls.py."""
+
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from askapp.api import views
+from askapp.api.errors import json_not_found
+
+urlpatterns = [
+    path("ask", views.AskView.as_view(), name="api-ask"),
+    path("ask/stream", views.AskStreamView.as_view(), name="api-ask-stream"),
+    path("conversations", views.ConversationListView.as_view(), name="api-conversations"),
+    path(
+        "conversations/<str:conversation_id>",
+        views.ConversationDetailView.as_view(),
+        name="api-conversation",
+    ),
+    path("turns/<str:turn_id>/feedback", views.TurnFeedbackView.as_view(), name="api-feedback"),
+    path("schema", SpectacularAPIView.as_view(throttle_classes=[]), name="api-schema"),
+    path(
+        "docs",
+        SpectacularSwaggerView.as_view(url_name="api-schema", throttle_classes=[]),
+        name="api-docs",
+    ),
+    re_path(r"^.*$", json_not_found),
+]

@@ -1,0 +1,280 @@
+"""API v1: one thin view per resource. Validation is the serializers', work the services' and
+selectors', error formatting the exception handler's (askapp/api/errors.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.handlers.asgi import ASGIRequest
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from askapp.api import sse
+from askapp.api.serializers import (
+    AskErrorDoc,
+    AskInput,
+    AskOutput,
+    ConversationDetailOutput,
+    ConversationInput,
+    ConversationListQuery,
+    ConversationOutput,
+    ErrorDoc,
+    FeedbackInput,
+    FeedbackOutput,
+    RenameInput,
+)
+from askapp.engine_setup import clearance_for
+from askapp.errors import NotFound
+from askapp.models import Conversation
+from askapp.selectors.conversations import (
+    Owner,
+    conversation_get,
+    conversation_list,
+    entity_by_name,
+    turn_get,
+)
+from askapp.services.asking import PreparedAsk, ask, ask_prepare
+from askapp.services.conversations import (
+    conversation_create,
+    conversation_delete,
+    conversation_rename,
+    feedback_submit,
+)
+
+_ERRORS: dict[int, Any] = {
+    code: OpenApiResponse(ErrorDoc, description=text)
+    for code, text in (
+        (400, "Invalid request: the error names the field at fault."),
+        (401, "Not logged in and no valid token (and anonymous chat is off)."),
+        (403, "CSRF check failed for a browser session."),
+        (404, "No such conversation or turn, or it is not yours."),
+        (429, "Too many requests: see the Retry-After header."),
+    )
+}
+_CONVERSATION_ID = OpenApiParameter("conversation_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
+_TURN_ID = OpenApiParameter("turn_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
+_ASK_FAILURES: dict[int, Any] = {
+    502: OpenApiResponse(AskErrorDoc, description="The model provider failed."),
+    503: OpenApiResponse(
+        AskErrorDoc,
+        description="The provider timed out, is unavailable or rate limited us; try again later.",
+    ),
+}
+
+
+def request_owner(request: Request, *, create: bool) -> Owner | None:
+    """The user, or the anonymous session (created when `create`, for writes)."""
+    user = request.user
+    if user.is_authenticated:
+        return Owner(user_id=user.pk)
+    session = request.session
+    if not session.session_key:
+        if not create:
+            return None
+        session.save()
+    return Owner(session_key=session.session_key)
+
+
+def _owner_or_404(request: Request) -> Owner:
+    owner = request_owner(request, create=False)
+    if owner is None:
+        raise NotFound("Nothing here belongs to this session.", code="not_found")
+    return owner
+
+
+def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _prepare(request: Request) -> PreparedAsk:
+    data = _valid(AskInput, request.data)
+    return ask_prepare(
+        owner=request_owner(request, create=True),  # type: ignore[arg-type]
+        question=data["question"],
+        clearance=clearance_for(request.user),
+        conversation_id=data.get("conversation"),
+        history=data.get("history"),
+    )
+
+
+class AskView(APIView):
+    @extend_schema(
+        operation_id="ask",
+        summary="Ask a question",
+        description="Give `conversation` to continue a stored conversation, `history` for a "
+        "stateless client, or neither to start a new conversation (both: 400). The answer "
+        "and its question are stored; the response carries the answer turn.",
+        request=AskInput,
+        responses={200: AskOutput, **_ERRORS, **_ASK_FAILURES},
+    )
+    def post(self, request: Request) -> Response:
+        stored = ask(prepared=_prepare(request))
+        return Response(AskOutput(stored).data)
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Lets a client send `Accept: text/event-stream`; the stream itself is not rendered."""
+
+    media_type = "text/event-stream"
+    format = "event-stream"
+
+    def render(self, data: Any, accepted_media_type: Any = None, renderer_context: Any = None):  # type: ignore[no-untyped-def]
+        return data
+
+
+class AskStreamView(APIView):
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
+
+    @extend_schema(
+        operation_id="ask_stream",
+        summary="Ask a question, streaming the answer (server-sent events)",
+        description="The body is the same as POST /v1/ask. The response is text/event-stream: "
+        "`meta` (the conversation id and how the question was understood), `delta` "
+        '(`{"text": ...}`, the answer piece by piece), `sources`, then `done` (exactly the '
+        "body POST /v1/ask returns) or `error` (what failed, and the stored question). "
+        "Comment lines `: keepalive` come during pauses. The answer is stored even when the "
+        "client disconnects. Errors found before the stream starts are JSON, as for /v1/ask.",
+        request=AskInput,
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(
+                OpenApiTypes.STR, description="Server-sent events."
+            ),
+            **_ERRORS,
+        },
+    )
+    def post(self, request: Request) -> StreamingHttpResponse:
+        prepared = _prepare(request)
+        if isinstance(request._request, ASGIRequest):
+            body: Any = sse.answer_frames_async(prepared)
+        else:
+            body = sse.answer_frames(prepared)
+        response = StreamingHttpResponse(body, content_type="text/event-stream")
+        for name, value in sse.HEADERS.items():
+            response[name] = value
+        return response
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(response, Response):  # errors before the stream starts are JSON
+            request.accepted_renderer = JSONRenderer()
+            request.accepted_media_type = JSONRenderer.media_type
+        return super().finalize_response(request, response, *args, **kwargs)
+
+
+class ConversationPagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class ConversationListView(APIView):
+    pagination_class = ConversationPagination
+
+    @extend_schema(
+        operation_id="conversations_list",
+        summary="Your conversations, most recently active first",
+        parameters=[
+            OpenApiParameter("search", str, description="Words in the title or any turn."),
+        ],
+        responses={200: ConversationOutput(many=True), **_ERRORS},
+    )
+    def get(self, request: Request) -> Response:
+        query = _valid(ConversationListQuery, request.query_params)
+        owner = request_owner(request, create=False)
+        rows = (
+            conversation_list(owner=owner, search=query.get("search", ""))
+            if owner
+            else Conversation.objects.none()
+        )
+        paginator = ConversationPagination()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        return paginator.get_paginated_response(ConversationOutput(page, many=True).data)
+
+    @extend_schema(
+        operation_id="conversations_create",
+        summary="Start a conversation",
+        request=ConversationInput,
+        responses={201: ConversationOutput, **_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        data = _valid(ConversationInput, request.data)
+        scope = entity_by_name(name=data["scope"]) if data.get("scope") else None
+        conversation = conversation_create(
+            owner=request_owner(request, create=True),  # type: ignore[arg-type]
+            title=data.get("title", ""),
+            scope=scope,
+        )
+        return Response(ConversationOutput(conversation).data, status=status.HTTP_201_CREATED)
+
+
+class ConversationDetailView(APIView):
+    @extend_schema(
+        operation_id="conversations_retrieve",
+        parameters=[_CONVERSATION_ID],
+        summary="A conversation with all its turns",
+        responses={200: ConversationDetailOutput, **_ERRORS},
+    )
+    def get(self, request: Request, conversation_id: str) -> Response:
+        conversation = conversation_get(
+            owner=_owner_or_404(request), conversation_id=conversation_id
+        )
+        return Response(ConversationDetailOutput(conversation).data)
+
+    @extend_schema(
+        operation_id="conversations_rename",
+        parameters=[_CONVERSATION_ID],
+        summary="Rename a conversation",
+        request=RenameInput,
+        responses={200: ConversationOutput, **_ERRORS},
+    )
+    def patch(self, request: Request, conversation_id: str) -> Response:
+        conversation = conversation_get(
+            owner=_owner_or_404(request), conversation_id=conversation_id
+        )
+        data = _valid(RenameInput, request.data)
+        conversation = conversation_rename(conversation=conversation, title=data["title"])
+        return Response(ConversationOutput(conversation).data)
+
+    @extend_schema(
+        operation_id="conversations_delete",
+        parameters=[_CONVERSATION_ID],
+        summary="Delete a conversation and its turns",
+        responses={204: None, **_ERRORS},
+    )
+    def delete(self, request: Request, conversation_id: str) -> Response:
+        conversation = conversation_get(
+            owner=_owner_or_404(request), conversation_id=conversation_id
+        )
+        conversation_delete(conversation=conversation)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TurnFeedbackView(APIView):
+    @extend_schema(
+        operation_id="turns_feedback",
+        parameters=[_TURN_ID],
+        summary="Rate an answer: up or down, with an optional comment",
+        description="One verdict per reader per answer: a second one replaces the first "
+        "(200 instead of 201). Feedback on a question is a 400.",
+        request=FeedbackInput,
+        responses={201: FeedbackOutput, 200: FeedbackOutput, **_ERRORS},
+    )
+    def post(self, request: Request, turn_id: str) -> Response:
+        turn = turn_get(owner=_owner_or_404(request), turn_id=turn_id)
+        data = _valid(FeedbackInput, request.data)
+        feedback, created = feedback_submit(
+            turn=turn,
+            owner=request_owner(request, create=False),  # type: ignore[arg-type]
+            value=data["value"],
+            comment=data.get("comment", ""),
+        )
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        return Response(FeedbackOutput(feedback).data, status=code)

@@ -1,0 +1,98 @@
+"""Reads over conversations, always through an Owner: nobody reads another's conversation."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from askapp.errors import NotFound
+from askapp.models import Conversation, Entity, Turn
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """Who a conversation belongs to: a user, or (anonymous chat) a browser session."""
+
+    user_id: int | None = None
+    session_key: str = ""
+
+    def __post_init__(self) -> None:
+        if self.user_id is None and not self.session_key:
+            raise ValueError("an owner is a user or a session")
+
+    def conversations(self) -> Q:
+        if self.user_id is not None:
+            return Q(owner_id=self.user_id)
+        return Q(owner__isnull=True, session_key=self.session_key)
+
+    def turns(self) -> Q:
+        if self.user_id is not None:
+            return Q(conversation__owner_id=self.user_id)
+        return Q(conversation__owner__isnull=True, conversation__session_key=self.session_key)
+
+
+def conversation_list(*, owner: Owner, search: str = "") -> QuerySet[Conversation]:
+    """The owner's conversations, most recently active first; `search` matches the title or
+    the text of any turn (case-insensitive)."""
+    conversations = Conversation.objects.filter(owner.conversations()).select_related("scope")
+    search = search.strip()
+    if search:
+        in_turns = Turn.objects.filter(conversation=OuterRef("pk"), text__icontains=search)
+        conversations = conversations.filter(Q(title__icontains=search) | Exists(in_turns))
+    return conversations.order_by("-updated", "-pk")
+
+
+def conversation_get(*, owner: Owner, conversation_id: uuid.UUID | str) -> Conversation:
+    """The owner's conversation with its scope, in one query; NotFound for anyone else's."""
+    try:
+        return Conversation.objects.select_related("scope").get(
+            owner.conversations(), pk=conversation_id
+        )
+    except (Conversation.DoesNotExist, ValueError, TypeError):
+        raise NotFound(
+            "No conversation with this id belongs to you (it may have been deleted).",
+            code="conversation_not_found",
+            field="conversation",
+        ) from None
+
+
+def conversation_turns(*, conversation: Conversation) -> list[Turn]:
+    return list(Turn.objects.filter(conversation=conversation).order_by("position"))
+
+
+def conversation_recent_turns(*, conversation: Conversation, limit: int) -> list[Turn]:
+    """The last `limit` turns, oldest first, in one query (the unique position index)."""
+    if limit <= 0:
+        return []
+    newest_first = (
+        Turn.objects.filter(conversation=conversation)
+        .order_by("-position")
+        .only("position", "role", "text", "status", "intent", "origin")[:limit]
+    )
+    return list(reversed(newest_first))
+
+
+def turn_get(*, owner: Owner, turn_id: uuid.UUID | str) -> Turn:
+    try:
+        return Turn.objects.get(owner.turns(), pk=turn_id)
+    except (Turn.DoesNotExist, ValueError, TypeError):
+        raise NotFound("No turn with this id belongs to you.", code="turn_not_found") from None
+
+
+def entity_by_name(*, name: str) -> Entity:
+    """The entity a scope names: by name, ignoring case, or by one of its aliases."""
+    wanted = name.strip()
+    match = Entity.objects.filter(name__iexact=wanted).first()
+    if match is not None:
+        return match
+    folded = wanted.casefold()
+    for entity in Entity.objects.exclude(aliases=[]):
+        if any(str(alias).casefold() == folded for alias in entity.aliases):
+            return entity
+    raise NotFound(
+        f"No entity in the knowledge base is called {wanted!r}.",
+        code="unknown_entity",
+        field="scope",
+    )

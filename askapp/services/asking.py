@@ -1,0 +1,313 @@
+"""The ask flow: rebuild the conversation's session, run the engine, store what it answered.
+
+    prepared = ask_prepare(owner=..., question=..., conversation_id=..., history=...)
+    for event in ask_events(prepared=prepared):   # meta, delta..., sources, then done
+        ...
+    stored = ask(prepared=prepared)               # the same, without the events
+
+`ask_prepare` reads (the conversation and its last N turns, one query each) and builds a
+ConversationSession from the stored turns, the way the engine's own session would have
+remembered them. `ask_events` runs the engine with `history=session.history()` and
+`session=session`, then writes the question and answer turns (and any client history) in one
+transaction. When the engine fails, the question alone is stored with status error and
+AskFailed is raised: no half-written answer is ever stored. See docs/adr/0010.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
+
+from askapp.engine_setup import Engine, engine
+from askapp.errors import AskFailed, NotFound
+from askapp.models import Conversation, Turn
+from askapp.selectors.conversations import Owner, conversation_get, conversation_recent_turns
+from engine.answer import answer_question_stream
+from engine.intent import Intent
+from engine.session import ConversationSession, Remembered
+from engine.types import Answer, Event
+
+logger = logging.getLogger(__name__)
+
+TITLE_LENGTH = 80
+ROLES = (Turn.Role.USER, Turn.Role.ASSISTANT)
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """What an ask left in the database: the conversation and the answer turn."""
+
+    conversation: Conversation
+    question: Turn
+    answer: Turn
+
+
+@dataclass
+class PreparedAsk:
+    """Everything the engine call needs, read before it starts (no database during it)."""
+
+    owner: Owner
+    question: str
+    conversation: Conversation  # unsaved when the ask starts a conversation
+    is_new: bool
+    client_history: list[Turn]  # unsaved client-supplied turns, stored before the question
+    session: ConversationSession
+    clearance: frozenset[str]
+    engine: Engine = field(repr=False)
+
+    @property
+    def history(self) -> list[tuple[str, str]]:
+        return self.session.history()
+
+
+def ask_prepare(
+    *,
+    owner: Owner,
+    question: str,
+    clearance: frozenset[str],
+    conversation_id: uuid.UUID | None = None,
+    history: Sequence[tuple[str, str]] | None = None,
+) -> PreparedAsk:
+    """Read what the ask needs: the conversation (or a new one) and its recent turns."""
+    setup = engine()
+    client_history = [
+        Turn(
+            role=role if role in ROLES else Turn.Role.USER,
+            text=text,
+            origin=Turn.Origin.CLIENT_HISTORY,
+        )
+        for role, text in history or ()
+    ]
+    if conversation_id is not None:
+        conversation = conversation_get(owner=owner, conversation_id=conversation_id)
+        recent = conversation_recent_turns(conversation=conversation, limit=setup.history_turns)
+    else:
+        conversation = Conversation(
+            owner_id=owner.user_id, session_key="" if owner.user_id else owner.session_key
+        )
+        window = setup.history_turns
+        recent = client_history[-window:] if window else []
+    scope = conversation.scope.name if conversation.scope_id else None
+    return PreparedAsk(
+        owner=owner,
+        question=question,
+        conversation=conversation,
+        is_new=conversation_id is None,
+        client_history=client_history,
+        session=session_from_turns(recent, scope=scope),
+        clearance=clearance,
+        engine=setup,
+    )
+
+
+def session_from_turns(turns: Sequence[Turn], *, scope: str | None) -> ConversationSession:
+    """The session the engine would hold after these turns (oldest first).
+
+    Each question becomes one Remembered with its stored (resolved) intent and the text of
+    its answer. Blocked exchanges are left out, as the engine's session leaves them out; an
+    answer whose question lies before the window is dropped. Client-supplied history has no
+    intent (history never reaches the parser), so it carries no slot, only context.
+    """
+    remembered: list[Remembered] = []
+    question: Turn | None = None
+    answers: list[str] = []
+
+    def flush() -> None:
+        if question is not None:
+            intent = Intent.from_dict(question.text, question.intent or {})
+            remembered.append(
+                Remembered(question.text, intent, "\n\n".join(answers), question.status)
+            )
+
+    for turn in turns:
+        if turn.status == Turn.Status.BLOCKED:
+            continue
+        if turn.role == Turn.Role.USER:
+            flush()
+            question, answers = turn, []
+        elif question is not None:
+            answers.append(turn.text)
+    flush()
+    return ConversationSession(scope=scope, turns=remembered)
+
+
+def ask_events(
+    *, prepared: PreparedAsk, clock: Callable[[], float] = time.monotonic
+) -> Iterator[Event]:
+    """The engine's meta, delta and sources events as they come, then `done` with Stored.
+
+    Raises AskFailed (after storing the question with status error) when the engine fails;
+    the events already yielded then belong to an answer that was never stored.
+    """
+    started = clock()
+    answer: Answer | None = None
+    failure: dict[str, str] | None = None
+    setup = prepared.engine
+    try:
+        for event in answer_question_stream(
+            prepared.question, setup.store, setup.provider,
+            history=prepared.history, session=prepared.session, clearance=prepared.clearance,
+        ):  # fmt: skip
+            if event.kind == "error":
+                failure = event.data  # what follows (sources, done) belongs to no answer
+            elif event.kind == "done":
+                answer = event.data
+            elif failure is None:
+                yield event
+    except Exception as exc:
+        logger.exception("the engine failed on a question")
+        reason = "StoreError" if isinstance(exc, DatabaseError) else type(exc).__name__
+        _fail(prepared, None, reason=reason, message=None, latency_ms=_ms(clock() - started))
+    latency_ms = _ms(clock() - started)
+    if answer is None or failure is not None or answer.status == "error":
+        reason = (failure or {}).get("code") or (answer.reason if answer else None)
+        message = (failure or {}).get("message") or (answer.text if answer else None)
+        _fail(prepared, answer, reason=reason or "EngineError", message=message,
+              latency_ms=latency_ms)  # fmt: skip
+    assert answer is not None
+    yield Event("done", _store_answer(prepared, answer, latency_ms=latency_ms))
+
+
+def ask(*, prepared: PreparedAsk) -> Stored:
+    """Ask and store, without the events."""
+    for event in ask_events(prepared=prepared):
+        if event.kind == "done":
+            stored: Stored = event.data
+            return stored
+    raise AssertionError("ask_events ends with done or raises")
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def _store_answer(prepared: PreparedAsk, answer: Answer, *, latency_ms: int) -> Stored:
+    frozen = {
+        "status": answer.status,
+        "refused": answer.refused,
+        "intent": dict(answer.intent),
+        "carried": [c.to_dict() for c in answer.carried],
+        "reason": answer.reason or "",
+        "provider": answer.provider,
+        "model": answer.model,
+        "latency_ms": latency_ms,
+    }
+    question = Turn(role=Turn.Role.USER, text=prepared.question, **frozen)
+    reply = Turn(
+        role=Turn.Role.ASSISTANT,
+        text=answer.text,
+        figures=[f.to_dict() for f in answer.figures],
+        sources=[s.to_dict() for s in answer.sources],
+        choices=list(answer.choices),
+        answers=question,
+        **frozen,
+    )
+    conversation = _write(prepared, [question, reply])
+    return Stored(conversation=conversation, question=question, answer=reply)
+
+
+def _fail(
+    prepared: PreparedAsk,
+    answer: Answer | None,
+    *,
+    reason: str,
+    message: str | None,
+    latency_ms: int,
+) -> NoReturn:
+    """Store the question alone, with status error, and raise AskFailed."""
+    setup = prepared.engine
+    question = Turn(
+        role=Turn.Role.USER,
+        text=prepared.question,
+        status=Turn.Status.ERROR,
+        intent=dict(answer.intent) if answer else {},
+        carried=[c.to_dict() for c in answer.carried] if answer else [],
+        reason=reason[:200],
+        provider=setup.provider.name,
+        model=setup.provider.model,
+        latency_ms=latency_ms,
+    )
+    conversation = _write(prepared, [question])
+    raise AskFailed(
+        message or "The answer could not be completed.",
+        reason=reason,
+        conversation=conversation,
+        turn=question,
+    )
+
+
+def _write(prepared: PreparedAsk, turns: list[Turn]) -> Conversation:
+    """One transaction: the conversation (new, or its positions taken under its row lock),
+    any client history, then `turns`, at consecutive positions."""
+    conversation = prepared.conversation
+    turns = [*prepared.client_history, *turns]
+    title = _title(prepared.question)
+    with transaction.atomic():
+        if prepared.is_new:
+            conversation.title = title
+            conversation.last_position = len(turns)
+            conversation.save(force_insert=True)
+            first = 1
+        else:
+            last = _take_positions(conversation.pk, count=len(turns), title=title)
+            first = last - len(turns) + 1
+        for offset, turn in enumerate(turns):
+            turn.conversation = conversation
+            turn.position = first + offset
+        Turn.objects.bulk_create(turns)
+    prepared.is_new = False
+    prepared.client_history = []
+    return conversation
+
+
+def _take_positions(conversation_id: uuid.UUID, *, count: int, title: str) -> int:
+    """Reserve `count` positions after the conversation's last one; return the new last.
+
+    One UPDATE ... RETURNING: on PostgreSQL it takes the conversation's row lock (as
+    SELECT ... FOR UPDATE would) until the transaction commits, so a concurrent ask waits
+    and then reads the bumped counter; on SQLite the IMMEDIATE transaction already holds the
+    database's write lock. It also marks the conversation active and titles an untitled one.
+    """
+    meta = Conversation._meta
+    quote = connection.ops.quote_name
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET {quote('last_position')} = "
+        f"{quote('last_position')} + %s, {quote('updated')} = %s, {quote('title')} = "
+        f"CASE WHEN {quote('title')} = '' THEN %s ELSE {quote('title')} END "
+        f"WHERE {quote('id')} = %s RETURNING {quote('last_position')}"
+    )
+    params = [
+        count,
+        meta.get_field("updated").get_db_prep_value(timezone.now(), connection),
+        title,
+        meta.pk.get_db_prep_value(conversation_id, connection),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        raise NotFound(
+            "The conversation was deleted while the question was being answered.",
+            code="conversation_not_found",
+            field="conversation",
+        )
+    return int(row[0])
+
+
+def _title(question: str) -> str:
+    """The first words of the first question, cut at a word boundary."""
+    text = " ".join(question.split())
+    if len(text) <= TITLE_LENGTH:
+        return text
+    cut = text[: TITLE_LENGTH - 1].rsplit(" ", 1)[0]
+    return f"{cut}…"
+
+
+def _ms(seconds: float) -> int:
+    return max(0, round(seconds * 1000))
