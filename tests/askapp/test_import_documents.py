@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from askapp import search
 from askapp.models import Chunk, Document, Entity
 from askapp.services.knowledge import document_upsert
 from tests.askapp.commands import failure, run
@@ -242,3 +243,20 @@ def test_deleting_a_document_deletes_its_chunks(write_file: WriteFile) -> None:
     assert Chunk.objects.exists()
     Document.objects.get().delete()
     assert not Chunk.objects.exists()
+
+
+def _found(words: str) -> list[str]:
+    hits = search.chunk_search(query=words, limit=5, classifications=frozenset({"PUBLIC"}))
+    return [hit.text for hit in hits]
+
+
+def test_full_text_search_follows_import_reimport_and_delete(write_file: WriteFile) -> None:
+    path = write_file("note.md", "title: Harvest note\n\nRevenue grew on pistachio sales.\n")
+    run("import_documents", path)
+    assert _found("pistachio") == ["Revenue grew on pistachio sales."]
+    write_file("note.md", "title: Harvest note\n\nRevenue fell on almond sales.\n")
+    run("import_documents", path)
+    assert _found("pistachio") == []
+    assert _found("almond") == ["Revenue fell on almond sales."]
+    Document.objects.get().delete()
+    assert _found("almond") == []
