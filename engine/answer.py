@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.errors import EngineError, ProviderError
 from engine.gate import SecurityGate
-from engine.grounding import Grounder, sentences
+from engine.grounding import Grounder, cites, sentences
 from engine.intent import Intent
 from engine.narrative import Pipeline, default_pipeline
 from engine.parser import IntentParser, parser_for
@@ -206,17 +206,29 @@ class _Run:
             return
         grounder = Grounder(passages)
         messages = _narrative_messages(self.question, passages, self.history)
+        # Words that cite nothing wait until a cited sentence comes: if none ever does, the
+        # answer is not_found and the reader must never have seen them.
+        waiting: list[str] = []
         for sentence in sentences(self.provider.stream(messages)):
             kept = grounder.sentence(sentence)
-            if kept is not None:
-                yield Event("delta", f" {kept}" if self.emitted else kept)
-                self.emitted.append(kept)
-        cited = grounder.cited_passages()
-        if not cited:
-            yield from self._finish("not_found", NO_PASSAGE_TEXT, sent=True)
+            if kept is None:
+                continue
+            waiting.append(kept)
+            if cites(kept):
+                yield from self._emit(waiting)
+                waiting = []
+        if not grounder.cited_passages():
+            yield from self._finish("not_found", NO_PASSAGE_TEXT)
             return
+        yield from self._emit(waiting)
+        cited = grounder.cited_passages()
         sources = tuple(Source.from_passage(p) for p in cited)
         yield from self._finish("answered", " ".join(self.emitted), sources=sources, sent=True)
+
+    def _emit(self, kept: list[str]) -> Iterator[Event]:
+        for sentence in kept:
+            yield Event("delta", f" {sentence}" if self.emitted else sentence)
+            self.emitted.append(sentence)
 
     # -- endings ---------------------------------------------------------------------------
     def _meta(self) -> Event:

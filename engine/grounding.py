@@ -15,7 +15,9 @@ from engine.types import Passage
 
 _CITATION = re.compile(r"\s*\[(\d{1,3})\]")
 _FIGURE = re.compile(
-    r"(?<![\w.])[$€£¥]?\s?(?P<number>\d[\d,]*(?:\.\d+)?)(?![\d])"
+    # A number standing alone, or glued to a fiscal marker (FY2031, Q3): both are figures.
+    r"(?:(?<=FY)|(?<=fy)|(?<=Fy)|(?<=\bQ)|(?<=\bq)|(?<![\w.]))"
+    r"[$€£¥]?\s?(?P<number>\d[\d,]*(?:\.\d+)?)(?![\d])"
     r"(?:\s?(?P<percent>%|percent\b|per\s?cent\b)"
     r"|\s?(?P<scale>thousand|million|billion|trillion|bn|mn|m|b|k)\b)?",
     re.IGNORECASE,
@@ -36,9 +38,55 @@ class Figure:
     qualifier: str  # "%", a scale word, or ""
 
 
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90,
+}  # fmt: skip
+_WORD_SCALES = {"thousand": "thousand", "million": "million", "billion": "billion",
+                "trillion": "trillion"}  # fmt: skip
+_NUMBER_WORD = (
+    r"(?:"
+    + "|".join(sorted(_UNITS, key=len, reverse=True))
+    + r"|hundred|thousand|million|billion|trillion)\b"
+)
+_NUMBER_WORDS = re.compile(
+    rf"\b{_NUMBER_WORD}(?:[\s-]+(?:and[\s-]+)?{_NUMBER_WORD})*(?:\s+(?:percent|per\s?cent)\b)?",
+    re.IGNORECASE,
+)
+
+
+def _spelled(text: str) -> list[Figure]:
+    """Amounts written in words ("nine hundred eighty-seven billion"): a single small word
+    ("one of the drivers") is not a figure, but a compound, a scale or a percent is."""
+    found = []
+    for match in _NUMBER_WORDS.finditer(text):
+        words = re.findall(r"[a-z]+", match.group().lower())
+        percent = words[-1] in ("percent", "cent")
+        words = [w for w in words if w not in ("and", "percent", "per", "cent")]
+        scale = words[-1] if words and words[-1] in _WORD_SCALES else ""
+        if len(words) < 2 and not (percent and words):
+            continue  # "one of the drivers", or the scale word of "$383.3 billion"
+        value, current = 0, 0
+        for word in words[:-1] if scale else words:
+            if word == "hundred":
+                current = max(current, 1) * 100
+            elif word in _WORD_SCALES:
+                value, current = (
+                    value + max(current, 1) * 1000 ** (list(_WORD_SCALES).index(word) + 1),
+                    0,
+                )
+            else:
+                current += _UNITS[word]
+        found.append(Figure(str(value + current), "%" if percent else scale))
+    return found
+
+
 def figures_in(text: str) -> list[Figure]:
     stripped = _CITATION.sub(" ", text)
-    found = []
+    found = _spelled(stripped)
     for match in _FIGURE.finditer(stripped):
         number = match.group("number").replace(",", "")
         if "." in number:
@@ -99,6 +147,10 @@ class Grounder:
 
 
 _CITATION_NUMBER = re.compile(r"\[(\d{1,3})\]")
+
+
+def cites(sentence: str) -> bool:
+    return _CITATION_NUMBER.search(sentence) is not None
 
 
 def _place_marks(body: str, marks: str) -> str:

@@ -28,7 +28,7 @@ TOOL_SCHEMAS: tuple[ToolSchema, ...] = (
             "name": "find_names",
             "description": (
                 "Find the entity (company) and metric names the knowledge base holds that "
-                "share words with a text, with their aliases, and the periods held."
+                "share words with a text, with their aliases."
             ),
             "parameters": {
                 "type": "object",
@@ -147,10 +147,11 @@ class Toolbox:
 
     def _find_names(self, text: str) -> dict[str, Any]:
         asked = set(words(text))
+        # No list of periods: the periods held differ by classification, and a period held
+        # only by RESTRICTED facts must not be hinted at. get_facts tells what is held.
         return {
             "entities": _terms_sharing(self.vocabulary.entities, asked),
             "metrics": _terms_sharing(self.vocabulary.metrics, asked),
-            "periods": list(self.vocabulary.periods),
         }
 
     def _get_facts(self, entity: str, metric: str, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -205,20 +206,30 @@ class Toolbox:
         }
 
 
+_MAX_ARGUMENTS = 20_000
+
+
 def _canonical(arguments: str) -> str:
     try:
-        return json.dumps(json.loads(arguments), sort_keys=True)
-    except (ValueError, TypeError):
+        return json.dumps(_load(arguments), sort_keys=True)
+    except ArgumentError:
         return arguments
+
+
+def _load(raw: str) -> Any:
+    """JSON from a model, refusing what could hurt: huge or deeply nested text."""
+    if len(raw) > _MAX_ARGUMENTS:
+        raise ArgumentError(f"arguments are longer than {_MAX_ARGUMENTS} characters")
+    try:
+        return json.loads(raw or "{}")
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise ArgumentError(f"arguments are not valid JSON: {exc}") from None
 
 
 def _arguments(name: str, raw: str) -> Mapping[str, Any]:
     if name not in _ALLOWED_ARGUMENTS:
         raise ArgumentError(f"unknown tool {name!r}; tools: {', '.join(_ALLOWED_ARGUMENTS)}")
-    try:
-        args = json.loads(raw or "{}")
-    except (ValueError, TypeError) as exc:
-        raise ArgumentError(f"arguments are not valid JSON: {exc}") from None
+    args = _load(raw)
     if not isinstance(args, dict):
         raise ArgumentError("arguments must be a JSON object")
     required, allowed = _ALLOWED_ARGUMENTS[name]

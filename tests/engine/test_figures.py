@@ -75,6 +75,7 @@ def test_figures_in_text_keep_their_scale_and_ignore_citations() -> None:
         ("8", "%"),
         ("28.5", "billion"),
         ("1234.5", ""),
+        ("2022", ""),
     ]
 
 
