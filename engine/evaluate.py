@@ -31,7 +31,7 @@ from engine.store import InMemoryStore, KnowledgeStore
 from engine.tables import read_table, table_scale
 from engine.types import PUBLIC, Answer, Fact, Passage, Term
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+DATA = Path(__file__).resolve().parent.parent / "data" / "eval"
 ENTITY = "Company"
 OUTCOMES = ("correct", "wrong", "refused", "other")
 _NUMBER = re.compile(r"-?\(?\$?\d[\d,]*(?:\.\d+)?\)?")

@@ -85,6 +85,7 @@ NOT_CONTENT = STOP | OPERATION_WORDS | NARRATIVE | frozenset({"$", "&", "%"})
 CHANGE_OR_GROWTH = CHANGE | GROWTH
 HIGHER_OR_LOWER = HIGHER | LOWER
 ABSOLUTE = _lexicon("absolute point points")
+THRESHOLD = _lexicon("above below exceed exceeded exceeding")
 _TICKER_MAX = 5
 _POSSESSIVE = re.compile(r"['’]s?$")
 
@@ -344,6 +345,9 @@ def _kind(
     n_entities, n_metrics, n_periods = counts
     if (seen & UNSUPPORTED and not n_periods) or _counts_periods(leftover, seen):
         return "unsupported"
+    threshold = ("than" in seen and seen & HIGHER_OR_LOWER) or seen & THRESHOLD
+    if threshold and any(w[0].isdigit() for w in leftover):
+        return "unsupported"  # "in which years was it above 150 million": a filter, not a lookup
     if len(families) > 1 and (n_metrics or ambiguous):
         return "unsupported"  # composed arithmetic ("difference between two averages")
     if _narrative(seen, operation):
