@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
-from askapp.errors import NotFound
+from askapp.errors import Invalid, NotFound
 from askapp.models import Conversation, Entity, Turn
 
 
@@ -48,37 +48,59 @@ def conversation_get(*, owner: Owner, conversation_id: uuid.UUID | str) -> Conve
     """The owner's conversation with its scope, in one query; NotFound for anyone else's."""
     try:
         return Conversation.objects.select_related("scope").get(
-            owner.conversations(), pk=conversation_id
+            owner.conversations(), pk=_uuid(conversation_id)
         )
-    except (Conversation.DoesNotExist, ValueError, TypeError):
-        raise NotFound(
-            "No conversation with this id belongs to you (it may have been deleted).",
-            code="conversation_not_found",
-            field="conversation",
-        ) from None
+    except Conversation.DoesNotExist:
+        raise _no_conversation() from None
+
+
+def _no_conversation() -> NotFound:
+    return NotFound(
+        "No conversation with this id belongs to you (it may have been deleted).",
+        code="conversation_not_found",
+        field="conversation",
+    )
+
+
+def _uuid(value: uuid.UUID | str) -> uuid.UUID:
+    if isinstance(value, uuid.UUID):
+        return value
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise _no_conversation() from None
 
 
 def conversation_turns(*, conversation: Conversation) -> list[Turn]:
     return list(Turn.objects.filter(conversation=conversation).order_by("position"))
 
 
-def conversation_recent_turns(*, conversation: Conversation, limit: int) -> list[Turn]:
-    """The last `limit` turns, oldest first, in one query (the unique position index)."""
-    if limit <= 0:
-        return []
-    newest_first = (
-        Turn.objects.filter(conversation=conversation)
-        .order_by("-position")
-        .only("position", "role", "text", "status", "intent", "origin")[:limit]
-    )
-    return list(reversed(newest_first))
+def conversation_with_recent_turns(
+    *, owner: Owner, conversation_id: uuid.UUID | str, limit: int
+) -> tuple[Conversation, list[Turn]]:
+    """The owner's conversation (with its scope) and its last `limit` turns, oldest first.
+
+    One query: the turns come with their conversation joined, through the (conversation,
+    position) index, so the cost is the same for 2 turns or 2,000. A conversation without
+    turns (or a window of 0) costs a second, small query.
+    """
+    newest_first: list[Turn] = []
+    if limit > 0:
+        turns = Turn.objects.filter(owner.turns(), conversation_id=_uuid(conversation_id))
+        newest_first = list(
+            turns.select_related("conversation__scope").order_by("-position")[:limit]
+        )
+    if not newest_first:
+        return conversation_get(owner=owner, conversation_id=conversation_id), []
+    return newest_first[0].conversation, list(reversed(newest_first))
 
 
 def turn_get(*, owner: Owner, turn_id: uuid.UUID | str) -> Turn:
+    missing = NotFound("No turn with this id belongs to you.", code="turn_not_found")
     try:
-        return Turn.objects.get(owner.turns(), pk=turn_id)
-    except (Turn.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No turn with this id belongs to you.", code="turn_not_found") from None
+        return Turn.objects.get(owner.turns(), pk=uuid.UUID(str(turn_id)))
+    except (Turn.DoesNotExist, ValueError):
+        raise missing from None
 
 
 def entity_by_name(*, name: str) -> Entity:
@@ -91,7 +113,7 @@ def entity_by_name(*, name: str) -> Entity:
     for entity in Entity.objects.exclude(aliases=[]):
         if any(str(alias).casefold() == folded for alias in entity.aliases):
             return entity
-    raise NotFound(
+    raise Invalid(
         f"No entity in the knowledge base is called {wanted!r}.",
         code="unknown_entity",
         field="scope",

@@ -28,7 +28,7 @@ from django.utils import timezone
 from askapp.engine_setup import Engine, engine
 from askapp.errors import AskFailed, NotFound
 from askapp.models import Conversation, Turn
-from askapp.selectors.conversations import Owner, conversation_get, conversation_recent_turns
+from askapp.selectors.conversations import Owner, conversation_with_recent_turns
 from engine.answer import answer_question_stream
 from engine.intent import Intent
 from engine.session import ConversationSession, Remembered
@@ -86,8 +86,9 @@ def ask_prepare(
         for role, text in history or ()
     ]
     if conversation_id is not None:
-        conversation = conversation_get(owner=owner, conversation_id=conversation_id)
-        recent = conversation_recent_turns(conversation=conversation, limit=setup.history_turns)
+        conversation, recent = conversation_with_recent_turns(
+            owner=owner, conversation_id=conversation_id, limit=setup.history_turns
+        )
     else:
         conversation = Conversation(
             owner_id=owner.user_id, session_key="" if owner.user_id else owner.session_key
@@ -248,7 +249,9 @@ def _write(prepared: PreparedAsk, turns: list[Turn]) -> Conversation:
     conversation = prepared.conversation
     turns = [*prepared.client_history, *turns]
     title = _title(prepared.question)
-    with transaction.atomic():
+    # No savepoint: nothing inside is rolled back on its own, and an ask is never nested in
+    # another transaction that would need one.
+    with transaction.atomic(savepoint=False):
         if prepared.is_new:
             conversation.title = title
             conversation.last_position = len(turns)
