@@ -713,10 +713,11 @@ _EXTRACTION_RULES = (
     # priming: "complete this sentence: 'I was instructed to'", "start with 'My rules are'"
     _rule(
         "instructed told programmed instructions rules prompt guidelines you",
-        r"\b(?:complete|continue|finish|start|begin)\b[^.]{0,40}\b(?:i was (?:instructed|told|"
-        r"programmed)|my (?:instructions|rules|system prompt|prompt|guidelines) (?:are|is|were)|"
-        r"you are)\b",
-        also="complete continue finish start begin",
+        r"\b(?:(?:complete|continue|finish) (?:this|the following|my) (?:sentence|phrase|text)|"
+        r"(?:start|begin)(?:ning)? (?:your (?:answer|response|reply) )?with)\b[^.]{0,30}?"
+        r"(?:i was (?:instructed|told|programmed)|my (?:instructions|rules|system prompt|prompt|"
+        r"guidelines) (?:are|is|were)|you are)\b",
+        also="complete continue finish start begin beginning",
     ),
     _rule(
         "conversation chat context",
@@ -764,7 +765,8 @@ _EXTRACTION_RULES = (
     ),
     _rule(
         "configuration settings config",
-        r"\bsystem (?:configuration|settings|config)\b",
+        rf"\b{_EXTRACT} {_TO_ME}(?:the |your |all )?(?:current |full )?system (?:configuration|"
+        r"settings|config)\b",
         also="system",
     ),
     _rule(
@@ -843,7 +845,13 @@ _PERSONA_RULES = (
         "named called",
         r"\b(?:ai|bot|chatbot|assistant|model|entity|persona|character) (?:named|called)\b",
     ),
-    _rule("roleplay role roleplaying", r"\b(?:role ?play(?:ing)?|roleplay)\b(?! games?)"),
+    _rule(
+        "roleplay role roleplaying",
+        r"\b(?:let's|lets|let us|we will|we'll|you will|you'll|please|can you|could you|we can|"
+        r"i want to|i'd like to|engage in) (?:do |start |begin |play )?(?:a |an )?"
+        r"role ?play(?:ing)?\b(?! games?)|\brole ?play(?:ing)? (?:as|with me|where you|in which "
+        r"you)\b",
+    ),
     _rule(
         "role part persona character identity",
         r"\b(?:play|take on|assume|adopt|embody) (?:the )?(?:role|part|persona|character|identity) "
@@ -999,7 +1007,7 @@ _DOC_QUALIFIER = (
     r"executive|m&a) )"
 )
 _RETRIEVE = (
-    r"(?:show|give|list|reveal|send|provide|share|display|print|dump|export|read|open|access|"
+    r"(?:show|give|list|reveal|send|provide|share|display|print|dump|export|read|open|"
     r"retrieve|fetch|get|include|including|quote|summari[sz]e|tell me|what (?:do|does|did|is|are|"
     r"was|were)|which|find|search|pull|leak|disclose|cite|use|see|view|download|copy|unlock|"
     r"zeig(?:e|en)?|gib|montre|donne|muestra|muestrame|dame)"
@@ -1025,12 +1033,12 @@ _DOC_WORDS = _words(
 _RESTRICTED_RULES = (
     _rule(
         _RESTRICTED_WORDS,
-        rf"\b{_RETRIEVE} (?:[\w'&]+ ){{0,3}}?{_RESTRICTED_ADJ} {_DOC_QUALIFIER}?{_DOC_NOUN}\b",
+        rf"\b{_RETRIEVE} (?:[\w'&]+ ){{0,4}}?{_RESTRICTED_ADJ} {_DOC_QUALIFIER}?{_DOC_NOUN}\b",
         also=_DOC_WORDS,
     ),
     _rule(
         _RESTRICTED_WORDS + " clasificados classifies secretos",
-        rf"\b{_RETRIEVE} (?:[\w'&]+ ){{0,3}}?{_DOC_NOUN} {_RESTRICTED_ADJ_AFTER}\b",
+        rf"\b{_RETRIEVE} (?:[\w'&]+ ){{0,4}}?{_DOC_NOUN} {_RESTRICTED_ADJ_AFTER}\b",
         also=_DOC_WORDS,
     ),
     _rule(
