@@ -153,8 +153,12 @@ class IntentParser:
     # -- entities -------------------------------------------------------------------------
     def _link_entities(self, tokens: Sequence[Token], used: list[bool]) -> tuple[str, ...]:
         found: list[str] = []
+        keys = self._entity_keys
         i = 0
         while i < len(tokens):
+            if tokens[i].norm not in keys:  # the common case, checked without a call
+                i += 1
+                continue
             match = self._entity_at(tokens, used, i)
             if match is None:
                 i += 1
@@ -185,12 +189,16 @@ class IntentParser:
     def _link_metrics(
         self, tokens: Sequence[Token], used: list[bool]
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
-        positions: dict[str, list[int]] = defaultdict(list)
+        positions: dict[str, list[int]] = {}
+        by_word = self._labels_by_word
+        candidates: set[int] = set()
         for i, token in enumerate(tokens):
-            if not used[i] and token.norm not in STOP:
-                positions[token.norm].append(i)
-        candidates = {label for word in positions for label in self._labels_by_word.get(word, ())}
-        full = [self._labels[c] for c in candidates if self._labels[c].keys <= positions.keys()]
+            norm = token.norm
+            if not used[i] and norm in by_word:
+                positions.setdefault(norm, []).append(i)
+                candidates.update(by_word[norm])
+        held = positions.keys()
+        full = [self._labels[c] for c in candidates if self._labels[c].keys <= held]
         if full:
             return self._take_full(full, positions, used)
         return self._take_partial(candidates, positions, used)
@@ -275,9 +283,12 @@ def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
 
 
 def _period_mask(tokens: Sequence[Token], frame: TimeFrame) -> list[bool]:
-    if not frame.spans:
-        return [False] * len(tokens)
-    return [any(start < t.end and t.start < end for start, end in frame.spans) for t in tokens]
+    mask = [False] * len(tokens)
+    for start, end in frame.spans:
+        for i, token in enumerate(tokens):
+            if start < token.end and token.start < end:
+                mask[i] = True
+    return mask
 
 
 def _is_content(word: str) -> bool:
