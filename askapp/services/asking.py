@@ -153,9 +153,13 @@ def ask_events(
     setup = prepared.engine
     try:
         for event in answer_question_stream(
-            prepared.question, setup.store, setup.provider,
-            history=prepared.history, session=prepared.session, clearance=prepared.clearance,
-        ):  # fmt: skip
+            prepared.question,
+            setup.store,
+            setup.provider,
+            history=prepared.history,
+            session=prepared.session,
+            clearance=prepared.clearance,
+        ):
             if event.kind == "error":
                 failure = event.data  # what follows (sources, done) belongs to no answer
             elif event.kind == "done":
@@ -170,8 +174,8 @@ def ask_events(
     if answer is None or failure is not None or answer.status == "error":
         reason = (failure or {}).get("code") or (answer.reason if answer else None)
         message = (failure or {}).get("message") or (answer.text if answer else None)
-        _fail(prepared, answer, reason=reason or "EngineError", message=message,
-              latency_ms=latency_ms)  # fmt: skip
+        reason = reason or "EngineError"
+        _fail(prepared, answer, reason=reason, message=message, latency_ms=latency_ms)
     assert answer is not None
     yield Event("done", _store_answer(prepared, answer, latency_ms=latency_ms))
 

@@ -44,10 +44,20 @@ def kb(db: None) -> None:
     EntityFactory(name="Microsoft", aliases=["Microsoft", "MSFT"])
     revenue = MetricFactory(name="Revenue", aliases=["Revenue", "Net sales", "Sales"])
     income = MetricFactory(name="Net income", aliases=["Net income", "Net earnings"])
-    FactFactory(entity=apple, metric=revenue, period="FY2023", value=APPLE_FY2023_REVENUE,
-                source="10-K filed 2023-11-03")  # fmt: skip
-    FactFactory(entity=apple, metric=revenue, period="FY2022", value=Decimal("394328000000"),
-                source="10-K filed 2022-10-28")  # fmt: skip
+    FactFactory(
+        entity=apple,
+        metric=revenue,
+        period="FY2023",
+        value=APPLE_FY2023_REVENUE,
+        source="10-K filed 2023-11-03",
+    )
+    FactFactory(
+        entity=apple,
+        metric=revenue,
+        period="FY2022",
+        value=Decimal("394328000000"),
+        source="10-K filed 2022-10-28",
+    )
     FactFactory(entity=apple, metric=income, period="FY2023", value=Decimal("96995000000"))
     document_upsert(
         key="apple-dip",

@@ -92,7 +92,10 @@ def test_the_question_is_stored_trimmed(api: APIClient) -> None:
     assert Turn.objects.get(role="user").text == QUESTION
 
 
-@pytest.mark.parametrize("body", ["{not json", '{"question": "x",}', "[1, 2", '{"question": "\\ud8"}'])
+MALFORMED = ["{not json", '{"question": "x",}', "[1, 2", '{"question": "\\ud8"}']
+
+
+@pytest.mark.parametrize("body", MALFORMED)
 def test_malformed_json_is_a_400(api: APIClient, body: str) -> None:
     response = post(api, body)
 
@@ -128,9 +131,7 @@ def test_conversation_and_history_together_are_a_400(api: APIClient, user: Any) 
     }
 
 
-def test_neither_conversation_nor_history_starts_a_conversation(
-    api: APIClient, user: Any
-) -> None:
+def test_neither_conversation_nor_history_starts_a_conversation(api: APIClient, user: Any) -> None:
     body = post(api, {"question": QUESTION}).json()
 
     conversation = Conversation.objects.get(pk=body["conversation"])
@@ -153,9 +154,22 @@ def test_the_turn_has_every_documented_field(api: APIClient) -> None:
     turn = post(api, {"question": QUESTION}).json()["turn"]
 
     assert set(turn) == {
-        "id", "position", "role", "origin", "text", "status", "refused", "figures",
-        "sources", "intent", "carried", "reason", "choices", "answers", "created",
-    }  # fmt: skip
+        "id",
+        "position",
+        "role",
+        "origin",
+        "text",
+        "status",
+        "refused",
+        "figures",
+        "sources",
+        "intent",
+        "carried",
+        "reason",
+        "choices",
+        "answers",
+        "created",
+    }
     assert turn["figures"][0]["value"] == "383285000000"
     assert turn["figures"][0]["sources"] == [turn["sources"][0]["id"]]
     stored = Turn.objects.get(pk=turn["id"])
@@ -402,7 +416,7 @@ def test_a_stream_that_fails_midway_ends_with_an_error_event_and_stores_no_answe
     events = sse_events(streamed(response))
 
     assert response.status_code == 200
-    assert [kind for kind, _ in events][0] == "meta"
+    assert events[0][0] == "meta"
     assert events[-1][0] == "error"
     error = json.loads(events[-1][1])
     assert error["error"]["code"] == "provider_timeout"
