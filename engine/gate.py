@@ -217,6 +217,12 @@ _OVERRIDE_VERBS = _forms(
     "olvid:a,e,ar,en,ate,ad",
     "descart:a,e,ar",
     "omit:e,ir",
+    "dimentic:a,ate,are",
+    "esquec:a,e,er",
+    "negeer",
+    "vergeet",
+    "zaboravi",
+    "zanemari",
 )
 _OVERRIDE_PHRASES = (
     "do not follow",
@@ -261,7 +267,8 @@ _QUALIFIERS = _words(
     "vorher gegebenen erhaltenen "
     "toutes tous tout les des tes vos mes ces la le precedentes precedents anterieures ci "
     "dessus votre ton ta de "
-    "todas todos todo las los tus sus mis estas esas anteriores previas previos lo"
+    "todas todos todo las los tus sus mis estas esas anteriores previas previos lo "
+    "tutte tutti le gli tue precedenti as os suas vorige eerdere sve sva prethodne"
 )
 
 # What the assistant was told. Strong targets mean the assistant's setup in any context; weak
@@ -306,6 +313,14 @@ _STRONG_TARGETS = _INSTRUCTION_SPELLINGS + _forms(
     "directrices",
     "indicaciones",
     "normas",
+    "istruzioni",
+    "regole",
+    "instrucoes",
+    "regras",
+    "instructies",
+    "regels",
+    "instrukcije",
+    "upute",
 )
 _WEAK_TARGETS = _words(
     "text texts information info informationen infos task tasks assignment assignments message "
@@ -320,7 +335,7 @@ _MARKERS = _words(
     "precious previos prevous pervious provided given last your ur "
     "bisherigen bisherige vorherigen vorherige vorigen obigen obige vorangehenden "
     "vorangegangenen fruheren deine deinen ihre precedentes precedents anterieures dessus tes vos "
-    "anteriores previas previos tus"
+    "anteriores previas previos tus precedenti tue vorige eerdere prethodne"
 )
 _AFTER_MARKERS = (
     "above",
@@ -383,6 +398,13 @@ _OVERRIDE_RULES = (
         also=_MARKERS,
     ),
     # "any previous instructions given to you should be ignored", "all prior rules are void"
+    _rule(
+        "informationen information angaben",
+        rf"\b{_MARK} (?:informationen|information|angaben) (?:[\w']+ ){{0,6}}?(?:are|is|sind|ist) "
+        r"(?:now |all |alle )?(?:irrelevant|ignored|forgotten|void|null|nicht (?:ganz )?(?:gultig|"
+        r"wichtig|relevant|grossartig)|ungultig|hinfallig|obsolete)\b",
+        also=_MARKERS,
+    ),
     _rule(
         _STRONG_TARGETS,
         rf"\b(?:{_alternation(_MARKERS)}|all) {_Q}{{0,2}}{_STRONG} (?:[\w']+ ){{0,6}}?(?:are|is|"
@@ -458,6 +480,39 @@ _OVERRIDE_RULES = (
         r"period))",
         also="end start beginning",
     ),
+    # "do not answer this question but just output ...", "instead, just print ..."
+    _rule(
+        "answer output print",
+        r"\b(?:do not|don't|dont|never) answer (?:this|the|my|that) question\b"
+        r"|\binstead,? (?:just |only |simply )?(?:output|print|say|write|respond with|reply "
+        r"with)\b",
+    ),
+    # retrieval hijack: "disregarding the articles, ...", "ignore the provided documents"
+    _rule(
+        "articles documents passages sources results context",
+        rf"\b{_VERB} (?:the |these |those |all |any |provided |given |retrieved |search )+"
+        r"(?:articles|documents|passages|sources|results|context)\b(?! of\b)",
+        also=_OVERRIDERS,
+    ),
+    # few-shot hijack: "Input: One Output: One Input: Foo Output: Foo ..."
+    _rule(
+        "input eingabe entrada",
+        r"\b(?:input|eingabe|entrada) ?: [^:]{0,60}?\b(?:output|ausgabe|salida) ?: [^:]{0,60}?"
+        r"\b(?:input|eingabe|entrada) ?:",
+    ),
+    _rule("repeat", r"\brepeat after me\b"),
+    _rule(
+        "up",
+        r"(?<!not )(?<!n't )(?<!never )\bmake (?:something|it|stuff|things|one|an answer) up\b",
+    ),
+    # an instruction label dropped into a question: "... \n Instruction: blame it on China"
+    _rule("instruction instructions", r"(?:^|[.?!] )(?:new )?instructions? ?:"),
+    # in other languages, the verb carries the meaning: "vergiss alle Auftrage", "olvida todo"
+    _rule(
+        "vergiss vergessen oublie oubliez olvida olvide olvidar dimentica zaboravi vergeet",
+        r"\b(?:vergiss|vergessen|oublie|oubliez|olvida|olvide|olvidar|dimentica|zaboravi|vergeet)"
+        r" (?:sie |que )?(?:alle|alles|tout|toutes|tous|todo|todas|todos|tutto|tutte|sve|alles)\b",
+    ),
     _rule(
         "refuse",
         r"\b(?:never|do not|don't|dont|must not) refuse (?:any |my |further "
@@ -471,13 +526,15 @@ _OVERRIDE_RULES = (
 _TASK_CLOSED = _rule(
     "enough done sufficient ok okay that's well great good excellent simply very fantastic "
     "congratulations outdone stop attention end genugt reicht sehr gut ausgezeichnet einfach "
+    "erledigt "
     "achtung stopp herzlichen bravo tres muy felicidades was war",
     r"\b(?:(?:that|this) (?:is|was) (?:enough|done|sufficient|ok|okay)|that'?s (?:enough|done|it)|"
     r"(?:very |really |simply )?(?:well done|great job|good job|excellent (?:performance|work|"
     r"job)|simply great|very good|fantastic|congratulations|outdone yourself)|stop|attention|"
     r"end of (?:the )?(?:text|input|prompt|document|instructions|task)|=+ ?end|"
     r"(?:that|das) (?:was|war) (?:schon mal )?(?:ok|okay|fine|good|gut)|"
-    r"(?:das|es) (?:genugt|reicht)|sehr gut(?: gemacht)?|gut gemacht|ausgezeichnet|"
+    r"(?:das|es) (?:genugt|reicht)|(?:das ist )?erledigt|sehr gut(?: gemacht)?|gut gemacht|"
+    r"ausgezeichnet|"
     r"einfach grossartig|achtung|stopp|herzlichen gluckwunsch|bravo|tres bien|muy bien|"
     r"felicidades)\b",
 )
@@ -490,8 +547,9 @@ _TASK_OPENED = _rule(
     r"assignments?|job|aufgaben?|herausforderung|tache|tarea)|help me with (?:the following|"
     r"another|a new|one more)|help with the following (?:question|task)|now (?:write|compose|"
     r"draft|say|print|output|tell|answer|generate)|hilfe bei (?:folgender|der folgenden) "
-    r"(?:frage|aufgabe)|(?:nun|jetzt) (?:schreibe|verfasse|sage|gib)|hilf mir (?:nun |jetzt )?"
-    r"(?:mit|bei))\b",
+    r"(?:frage|aufgabe)|(?:nun|jetzt) (?:schreibe|verfasse|sage|gib)|(?:schreibe|verfasse|sage|"
+    r"gib) (?:mir )?(?:nun|jetzt)|hilf mir (?:nun |jetzt )?(?:mit|bei)|(?<=[.!?:;] )(?:write|say|"
+    r"print|output)|(?<=stop )(?:write|say|print|output))\b",
 )
 
 
@@ -756,7 +814,8 @@ _EXTRACTION_RULES = (
     _rule(
         "prompt",
         r"\b(?:beginning|start) of (?:this|the|your) prompt\b|\b(?:in|from) (?:the|this|your) "
-        r"prompt (?:above|itself)\b|\bthe prompt above\b",
+        r"prompt (?:above|itself)\b|\bthe prompt above\b|\b(?:information|text|content|data|"
+        r"details) (?:in|from) (?:the|this|your) prompt\b(?! payment)",
     ),
     _rule(
         "instructions rules guidelines directives",
@@ -842,6 +901,22 @@ _PERSONA_RULES = (
     ),
     _rule("imagine", r"\bimagine (?:that )?(?:you are|you're|you were|yourself as)\b"),
     _rule(
+        "act",
+        r"\bact (?:as|like) (?:a |an |my |the )?(?:[\w-]+ ){0,2}?(?:interpreter|terminal|console|"
+        r"shell|compiler|bot|ai|chatbot|model|character|persona|translator|dan|gpt|jailbreak)\b",
+    ),
+    _rule(
+        "known called referred",
+        r"\b(?:from now on|henceforth|hereafter|from now) (?:known|called|referred to) as\b",
+    ),
+    _rule("longer", r"\byou(?: are|'re| will be) no longer\b"),
+    _rule(
+        "acting become",
+        r"\byou(?: are|'re) (?:now )?acting as\b|\byou (?:will|shall|must|are going to|are about "
+        r"to) (?:now )?become\b",
+    ),
+    _rule("godmode devmode", r"\b(?:godmode|devmode|jailbreakmode)\b"),
+    _rule(
         "named called",
         r"\b(?:ai|bot|chatbot|assistant|model|entity|persona|character) (?:named|called)\b",
     ),
@@ -888,7 +963,7 @@ _PERSONA_RULES = (
     ),
     _rule(
         "rolle fungieren",
-        r"\b(?:spiel|spiele|spielst|ubernimm) (?:die|eine) rolle\b|\bals [\w-]+(?: [\w-]+)? "
+        r"\b(?:spiel|spiele|spielst|ubernimm) (?:die|eine) rolle\b|\bals (?:[\w-]+,? ){1,6}?"
         r"fungieren\b",
     ),
     _rule("verhalte entwicklermodus", r"\bverhalte dich (?:wie|als)\b|\bentwicklermodus\b"),
@@ -913,10 +988,11 @@ _PERSONA_RULES = (
 _AMPLIFIERS = (
     _rule(
         "restrictions filter filters limits limitations rules boundaries censorship morals ethics "
-        "guidelines einschrankungen regeln zensur filtre censure limites restricciones filtros "
-        "censura",
+        "guidelines policies moderation einschrankungen regeln zensur filtre censure limites "
+        "restricciones filtros censura",
         r"\b(?:no|without any|without|ohne|sans|sin) (?:restrictions|filters?|limits|limitations|"
-        r"rules|boundaries|censorship|morals|ethics|guidelines|einschrankungen|regeln|zensur|"
+        r"rules|boundaries|censorship|morals|ethics|guidelines|policies|moderation|einschrankungen|"
+        r"regeln|zensur|"
         r"filtre|censure|limites|restricciones|filtros|censura)\b",
         also="no without ohne sans sin",
     ),
@@ -945,15 +1021,31 @@ _AMPLIFIERS = (
     _rule("two", r"\btwo (?:different |separate )?(?:responses|answers|ways|personalities)\b"),
     _rule("jailbreak jailbreaks jailbreaking jailbroken", r"\bjailbr(?:eak|eaks|eaking|oken)\b"),
     _rule(
-        "hypothetical hypothetically fictional",
-        r"\bhypothetical(?:ly)?\b|\bfictional (?:world|story|scenario|universe|ai|character|"
-        r"models?|assistant|chatbot)\b",
+        "hypothetical hypothetically fictional theoretical imaginary fictitious alternate",
+        r"\bhypothetical(?:ly)?\b|\b(?:fictional|theoretical|imaginary|fictitious|alternate) "
+        r"(?:world|story|scenario|universe|reality|ai|character|models?|assistant|chatbot)\b",
     ),
     _rule(
         "break ignore",
         r"\bbreak (?:the|all|any|your) rules\b|\bignore (?:all |any )?(?:ethic|moral)",
     ),
     _rule("simulate simulation simulator", r"\bsimulat(?:e|ion|or)\b"),
+    _rule(
+        "liberated freed rebel rebellious unchained unleashed unlocked free",
+        r"\b(?:liberated|rebel(?:lious)?|unchained|unleashed|unlocked)\b|\bi'?m free\b",
+    ),
+    # refusal suppression: "never say sorry", "no warnings or disclaimers"
+    _rule(
+        "sorry warnings disclaimers refusals refusal apologize apologise",
+        r"\b(?:never|don't|dont|do not|without) (?:say(?:ing)?|use|using|add(?:ing)?|giv(?:e|ing)|"
+        r"includ(?:e|ing)) (?:any )?(?:sorry|warnings?|disclaimers?|refusals?)\b|\bno (?:warnings|"
+        r"disclaimers|refusals?)\b|\bnever (?:apologi[sz]e|refuse)\b",
+    ),
+    _rule(
+        "response answer",
+        r"\byour (?:second|other|alternate|alternative|real|true|liberated|unfiltered|evil) "
+        r"(?:response|answer)\b|\bsemantically opposite\b",
+    ),
 )
 _SECOND_PERSON = frozenset(
     _words("you your u ur yourself du dich dir dein tu vous te toi eres usted")
@@ -1462,14 +1554,18 @@ _ALL_RULES = (
     _CLEARANCE_CLAIM,
     _RESTRICTED_MENTION,
 )
-_TRIGGER_WORDS = frozenset(
-    word.encode()
-    for word in frozenset().union(
-        *(rule.needs[0] for rule in _ALL_RULES),
-        _SECOND_PERSON,
-        _CIPHER_WORDS,
-        _words("sie sind bist"),
-    )
+_KEY_WORDS = frozenset().union(
+    *(rule.needs[0] for rule in _ALL_RULES),
+    _SECOND_PERSON,
+    _CIPHER_WORDS,
+    _words("sie sind bist"),
+)
+# The screen reads words through _WORD_TABLE, which turns leetspeak digits into letters; a key
+# with digits ("rot13") is looked for in that form too ("rotie").
+_TRIGGER_WORDS = frozenset(word.encode() for word in _KEY_WORDS) | frozenset(
+    tokens[0]
+    for tokens in (word.encode().translate(_WORD_TABLE).split() for word in _KEY_WORDS)
+    if len(tokens) == 1
 )
 # Looked for with separators dropped: the stems the split-word reading (_SQUASHED) needs, and
 # rot13 or reversed stems of the commonest trigger words.
