@@ -1,0 +1,148 @@
+"""The real server for tests and benchmarks: uvicorn on project.asgi, as bin/serve runs it,
+on a free loopback port, over a SQLite file database prepared with the demo data.
+
+    template = demo_database(folder)                # migrate + load_demo, once (slow: ~15 s)
+    with LiveServer(database=copy_database(template, elsewhere), env={...}) as server:
+        httpx.get(f"{server.url}/healthz")
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+def base_env(database: Path, **extra: str) -> dict[str, str]:
+    """The environment of a demo server: the database, a secret, anonymous chat, no throttle."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("ASKAPP_", "DJANGO_")) and key != "DATABASE_URL"
+    }
+    env.update(
+        SECRET_KEY="live-test-secret-key-not-for-production",
+        DATABASE_URL=f"sqlite:///{database}",
+        ALLOWED_HOSTS=HOST,
+        ASKAPP_ANONYMOUS_CHAT="true",
+        ASKAPP_THROTTLE_USER="1000000/min",
+        ASKAPP_THROTTLE_ANON="1000000/min",
+        DJANGO_SETTINGS_MODULE="project.settings",
+    )
+    env.update(extra)
+    return env
+
+
+def manage(database: Path, *args: str) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=base_env(database),
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def demo_database(folder: Path) -> Path:
+    """A migrated SQLite file holding the demo data (and its search index beside it)."""
+    database = folder / "demo.sqlite3"
+    manage(database, "migrate", "--noinput", "--verbosity", "0")
+    manage(database, "load_demo")
+    return database
+
+
+def copy_database(template: Path, folder: Path) -> Path:
+    """A private copy of `template`, with its WAL and its search index folder if any."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / template.name
+    for suffix in ("", "-wal", "-shm"):
+        source = template.with_name(template.name + suffix)
+        if source.exists():
+            shutil.copy2(source, target.with_name(target.name + suffix))
+    index = template.with_name(template.name + ".search")
+    if index.is_dir():
+        shutil.copytree(index, target.with_name(target.name + ".search"))
+    return target
+
+
+class LiveServer:
+    """uvicorn serving project.asgi:application, as bin/serve starts it."""
+
+    def __init__(
+        self, *, database: Path, env: Mapping[str, str] | None = None, workers: int = 1
+    ) -> None:
+        self.port = free_port()
+        self.url = f"http://{HOST}:{self.port}"
+        self.database = database
+        self._env = base_env(database, **dict(env or {}))
+        self._workers = workers
+        self._process: subprocess.Popen[bytes] | None = None
+        self._log = database.with_name(f"uvicorn-{self.port}.log")
+
+    def start(self, *, timeout: float = 60.0) -> LiveServer:
+        command = [
+            str(VENV_BIN / "uvicorn"), "project.asgi:application", "--lifespan", "off",
+            "--host", HOST, "--port", str(self.port), "--workers", str(self._workers),
+            "--no-access-log",
+        ]  # fmt: skip
+        with self._log.open("wb") as log:
+            self._process = subprocess.Popen(
+                command, cwd=ROOT, env=self._env, stdout=log, stderr=subprocess.STDOUT
+            )
+        self._wait_until_up(timeout)
+        return self
+
+    def _wait_until_up(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self._process is not None
+            if self._process.poll() is not None:
+                raise RuntimeError(f"uvicorn exited at start:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"uvicorn did not answer within {timeout} s:\n{self.log()}")
+
+    def log(self) -> str:
+        return self._log.read_text(errors="replace") if self._log.exists() else ""
+
+    def stop(self) -> None:
+        if self._process is None or self._process.poll() is not None:
+            return
+        self._process.terminate()
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+
+    def __enter__(self) -> LiveServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
