@@ -27,7 +27,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import OperationalError, connections
-from django.db.models import Q
 
 from askapp.models import Chunk, Classification, Document
 
@@ -85,7 +84,7 @@ _STOP_WORDS_TEXT = """
     same shall she should so some such tell than that the their theirs them themselves then
     there these they this those through to too under until up upon us very was we were what
     whats when where which while who whom whose why will with within without would you your
-    yours yourself yourselves company companies company's many show give explain describe
+    yours yourself yourselves company companies many show give explain describe
     near
 """
 STOP_WORDS = frozenset(_STOP_WORDS_TEXT.split())
@@ -102,6 +101,8 @@ def query_terms(text: str) -> list[str]:
     for word in _WORD.findall(folded):
         if word in STOP_WORDS or len(word) > MAX_TERM_LENGTH or word in terms:
             continue
+        if len(word) == 1 and not word.isdigit():
+            continue  # the "s" of "Apple's", the "t" of "don't"
         terms.append(word)
         if len(terms) == MAX_TERMS:
             break
@@ -118,13 +119,32 @@ class _Filters:
     classifications: tuple[str, ...]
     entity_ids: tuple[int, ...] | None  # None: no narrowing
 
-    def q(self) -> Q:
-        allowed = Q(document__classification__in=self.classifications)
-        if self.entity_ids is None:
-            return allowed
-        return allowed & (
-            Q(document__entity__isnull=True) | Q(document__entity_id__in=self.entity_ids)
-        )
+    def sql(self, document: str = "d") -> tuple[str, list[Any]]:
+        """A WHERE fragment over the document table aliased `document`, and its parameters."""
+        marks = ", ".join("%s" for _ in self.classifications)
+        sql = f"{document}.classification IN ({marks})"
+        params: list[Any] = list(self.classifications)
+        if self.entity_ids is not None:
+            ids = ", ".join("%s" for _ in self.entity_ids) or "NULL"
+            sql += f" AND ({document}.entity_id IS NULL OR {document}.entity_id IN ({ids}))"
+            params += self.entity_ids
+        return sql, params
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One ranked chunk with what a citation needs from its document; higher score is better."""
+
+    chunk_id: int
+    document_id: int
+    ordinal: int
+    text: str
+    title: str
+    classification: str
+    source: str
+    entity: str | None
+    period: str
+    score: float
 
 
 def chunk_search(
@@ -134,8 +154,8 @@ def chunk_search(
     classifications: frozenset[str],
     entities: Sequence[str] = (),
     using: str = "default",
-) -> list[Chunk]:
-    """Chunks ranked by relevance to `query`, best first, each with a `score` (higher is better).
+) -> list[SearchHit]:
+    """Chunks ranked by relevance to `query`, best first.
 
     Only chunks whose document has a classification in `classifications` come back (an
     allow-list applied in SQL; unknown classifications never pass). `entities` (canonical
@@ -168,26 +188,39 @@ def _ranked_ids(
     accelerator = accelerator_for(using)
     if accelerator is not None:
         try:
-            return accelerator.search(terms, limit, filters)
+            ranked = accelerator.search(terms, limit, filters)
         except AcceleratorUnavailable:
             logger.warning("search accelerator unavailable; using FTS5", exc_info=True)
+        else:
+            if ranked is not None:
+                return ranked
     return _sqlite_ranked(terms, limit, filters, using)
 
 
 def _fetch(
     ranked: list[tuple[int, float]], limit: int, filters: _Filters, using: str
-) -> list[Chunk]:
-    """The chunks themselves, re-filtered in SQL: the allow-list holds whatever ranked them."""
+) -> list[SearchHit]:
+    """The hits themselves, re-filtered in SQL: the allow-list holds whatever ranked them."""
+    if not ranked:
+        return []
     score_of = dict(ranked)
-    rows = (
-        Chunk.objects.using(using)
-        .filter(filters.q(), pk__in=list(score_of))
-        .select_related("document__entity")
+    where, params = filters.sql()
+    marks = ", ".join("%s" for _ in score_of)
+    connection = connections[using]
+    # SQLite without statistics would start from the classification index and visit every
+    # document; CROSS JOIN pins the join order so it starts from the few ids ranked.
+    join = "CROSS JOIN" if connection.vendor == "sqlite" else "JOIN"
+    sql = (
+        "SELECT c.id, c.document_id, c.ordinal, c.text, d.title, d.classification, d.source, "
+        f"e.name, d.period FROM askapp_chunk AS c {join} askapp_document AS d "
+        "ON d.id = c.document_id LEFT JOIN askapp_entity AS e ON e.id = d.entity_id "
+        f"WHERE c.id IN ({marks}) AND {where}"
     )
-    chunks = sorted(rows, key=lambda c: (-score_of[c.pk], c.pk))[:limit]
-    for chunk in chunks:
-        chunk.score = score_of[chunk.pk]
-    return chunks
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*score_of, *params])
+        hits = [SearchHit(*row, score=score_of[row[0]]) for row in cursor.fetchall()]
+    hits.sort(key=lambda hit: (-hit.score, hit.chunk_id))
+    return hits[:limit]
 
 
 # --- SQLite FTS5 ----------------------------------------------------------------------------
@@ -201,12 +234,34 @@ def _fts5_phrase(term: str) -> str:
 def _sqlite_ranked(
     terms: list[str], limit: int, filters: _Filters, using: str
 ) -> list[tuple[int, float]]:
-    """Every term first (AND); if that finds too few, any term (OR), ranked after them."""
-    ranked = _fts5_query(" AND ".join(map(_fts5_phrase, terms)), limit, filters, using)
-    if len(ranked) < limit and len(terms) > 1:
-        loose = _fts5_query(" OR ".join(map(_fts5_phrase, terms)), limit, filters, using)
-        ranked = _below(ranked, loose)
+    """Coordination levels: every term first, then dropping the commonest term at a time.
+
+    Terms are ordered rarest first by document frequency, so the words dropped are the ones
+    that say least; if even the rarest word alone finds too few, any word will do. A level's
+    hits rank below every hit of the stricter level before it. At most FTS5_LEVELS + 1
+    queries run, and each ranks at most FTS5_CANDIDATES matches.
+    """
+    frequency = {term: _document_frequency(term, using) for term in terms}
+    present = sorted((t for t in terms if frequency[t]), key=lambda t: (frequency[t], t))
+    ranked: list[tuple[int, float]] = []
+    expressions = [" AND ".join(map(_fts5_phrase, present[:n])) for n in _levels(len(present))]
+    if len(present) > 1:
+        expressions.append(" OR ".join(map(_fts5_phrase, present)))
+    for expression in expressions:
+        found = _fts5_query(expression, limit + len(ranked), filters, using)
+        ranked = _below(ranked, found)
+        if len(ranked) >= limit:
+            break
     return ranked[:limit]
+
+
+FTS5_LEVELS = 4
+
+
+def _levels(count: int) -> list[int]:
+    """How many of the rarest terms each query requires: all, all but one, ..., then one."""
+    sizes = list(range(count, 0, -1))
+    return sizes if len(sizes) <= FTS5_LEVELS else [*sizes[: FTS5_LEVELS - 1], 1]
 
 
 def _below(
@@ -224,23 +279,51 @@ def _below(
 def _fts5_query(
     expression: str, limit: int, filters: _Filters, using: str
 ) -> list[tuple[int, float]]:
-    placeholders = ", ".join("%s" for _ in filters.classifications)
-    sql = (
-        "SELECT askapp_chunk_fts.rowid, bm25(askapp_chunk_fts) AS rank FROM askapp_chunk_fts "
-        "JOIN askapp_chunk AS c ON c.id = askapp_chunk_fts.rowid "
-        "JOIN askapp_document AS d ON d.id = c.document_id "
-        f"WHERE askapp_chunk_fts MATCH %s AND d.classification IN ({placeholders})"
-    )
-    params: list[Any] = [expression, *filters.classifications]
-    if filters.entity_ids is not None:
-        ids = ", ".join("%s" for _ in filters.entity_ids) or "NULL"
-        sql += f" AND (d.entity_id IS NULL OR d.entity_id IN ({ids}))"
-        params += filters.entity_ids
-    sql += " ORDER BY rank, askapp_chunk_fts.rowid LIMIT %s"
-    with connections[using].cursor() as cursor:
-        cursor.execute(sql, [*params, limit])
+    """bm25-ranked hits of one MATCH expression, over at most FTS5_CANDIDATES matches.
+
+    bm25 costs microseconds per matching row, so when an expression matches more rows than
+    that, only the newest FTS5_CANDIDATES of them (highest rowids) are ranked.
+    """
+    where, params = filters.sql()
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT rowid FROM askapp_chunk_fts WHERE askapp_chunk_fts MATCH %s "
+            "ORDER BY rowid DESC LIMIT 1 OFFSET %s",
+            [expression, FTS5_CANDIDATES - 1],
+        )
+        floor = cursor.fetchone()
+        # CROSS JOIN keeps the FTS5 table as the outer loop whatever the planner guesses.
+        cursor.execute(
+            "SELECT askapp_chunk_fts.rowid, bm25(askapp_chunk_fts) AS rank FROM askapp_chunk_fts "
+            "CROSS JOIN askapp_chunk AS c ON c.id = askapp_chunk_fts.rowid "
+            "CROSS JOIN askapp_document AS d ON d.id = c.document_id "
+            f"WHERE askapp_chunk_fts MATCH %s AND askapp_chunk_fts.rowid >= %s AND {where} "
+            "ORDER BY rank, askapp_chunk_fts.rowid LIMIT %s",
+            [expression, floor[0] if floor else 0, *params, limit],
+        )
         # bm25() is lower-is-better; callers get higher-is-better.
         return [(pk, -rank) for pk, rank in cursor.fetchall()]
+
+
+FTS5_CANDIDATES = 5_000
+_FREQUENCY_CAP = 20_000
+
+
+def _document_frequency(term: str, using: str) -> int:
+    """How many chunks hold `term` as FTS5 tokenises it, counted up to _FREQUENCY_CAP.
+
+    Only the order in which terms are dropped depends on it; counting is cheap next to bm25
+    (a posting costs nanoseconds to count, a match microseconds to rank), and an uncached
+    count can never hide a word that has just been added.
+    """
+    with connections[using].cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM askapp_chunk_fts "
+            "WHERE askapp_chunk_fts MATCH %s LIMIT %s)",
+            [_fts5_phrase(term), _FREQUENCY_CAP],
+        )
+        return cursor.fetchone()[0]
 
 
 # --- PostgreSQL -----------------------------------------------------------------------------
@@ -262,20 +345,14 @@ def _postgres_ranked(
 def _postgres_query(
     tsquery: str, query_params: list[str], limit: int, filters: _Filters, using: str
 ) -> list[tuple[int, float]]:
-    placeholders = ", ".join("%s" for _ in filters.classifications)
+    where, params = filters.sql()
     sql = (
-        f"SELECT c.id, ts_rank(c.search_vector, t.query) AS rank FROM askapp_chunk AS c "
+        "SELECT c.id, ts_rank(c.search_vector, t.query) AS rank FROM askapp_chunk AS c "
         f"JOIN askapp_document AS d ON d.id = c.document_id, (SELECT {tsquery} AS query) AS t "
-        f"WHERE c.search_vector @@ t.query AND d.classification IN ({placeholders})"
+        f"WHERE c.search_vector @@ t.query AND {where} ORDER BY rank DESC, c.id LIMIT %s"
     )
-    params: list[Any] = [*query_params, *filters.classifications]
-    if filters.entity_ids is not None:
-        ids = ", ".join("%s" for _ in filters.entity_ids) or "NULL"
-        sql += f" AND (d.entity_id IS NULL OR d.entity_id IN ({ids}))"
-        params += filters.entity_ids
-    sql += " ORDER BY rank DESC, c.id LIMIT %s"
     with connections[using].cursor() as cursor:
-        cursor.execute(sql, [*params, limit])
+        cursor.execute(sql, [*query_params, *params, limit])
         return [(pk, float(rank)) for pk, rank in cursor.fetchall()]
 
 
@@ -328,6 +405,7 @@ def search_index_sync(using: str = "default") -> bool:
 
 _UNKNOWN = "-"  # the indexed classification of a chunk whose document's is not a known one
 _OVERFETCH = 3
+INLINE_BACKLOG = 20_000  # changes (or, for a rebuild, chunks) applied inside a request
 _STATE_FILE = "askapp-state.json"
 
 
@@ -339,7 +417,8 @@ class SearchAccelerator:
     with what this index has applied, and the index catches up if it is behind. Writers in
     several processes are serialised by tantivy's writer lock; a process that cannot take it
     searches the last committed index instead. Changes are applied only outside a
-    transaction, so only committed writes ever reach the index.
+    transaction, so only committed writes ever reach the index. The state file beside the
+    index records which generation and log position the committed index holds.
     """
 
     def __init__(self, folder: Path, *, using: str = "default") -> None:
@@ -358,6 +437,7 @@ class SearchAccelerator:
         except (OSError, ValueError) as exc:
             raise AcceleratorUnavailable(f"cannot open the search index in {folder}") from exc
         self._applied: tuple[str, int] = ("", -1)
+        self._worker: threading.Thread | None = None
 
     def _build_schema(self) -> Any:
         builder = self._tantivy.SchemaBuilder()
@@ -369,8 +449,12 @@ class SearchAccelerator:
 
     # search
 
-    def search(self, terms: list[str], limit: int, filters: _Filters) -> list[tuple[int, float]]:
-        self.sync()
+    def search(
+        self, terms: list[str], limit: int, filters: _Filters
+    ) -> list[tuple[int, float]] | None:
+        """Ranked (chunk id, score) pairs, or None when this index cannot answer yet."""
+        if not self._ready():
+            return None
         query = self._query(terms, filters)
         if query is None:
             return []
@@ -411,10 +495,8 @@ class SearchAccelerator:
     # keeping in step
 
     def sync(self) -> bool:
-        """Catch up with the database's change log; True when the index is current."""
+        """Catch up with the database now, however much there is to do; True when current."""
         head = self._head()
-        if head == self._applied:
-            return True
         with self._lock:
             self._load_state()
             if head == self._applied:
@@ -422,6 +504,55 @@ class SearchAccelerator:
             if connections[self.using].in_atomic_block:
                 return False  # uncommitted writes must not reach a shared index
             return self._catch_up(head)
+
+    def _ready(self) -> bool:
+        """Whether to answer from this index: it is current, or it was built from this very
+        database and is at most a little behind (then the SQL re-read keeps answers right).
+
+        A small backlog is applied inline; a rebuild or a large backlog runs in a background
+        thread while FTS5 answers, so no request waits for a million chunks to be indexed.
+        """
+        head = self._head()
+        if head == self._applied:
+            return True
+        if not self._lock.acquire(blocking=False):
+            return head[0] == self._applied[0]  # another thread of ours is catching up
+        try:
+            self._load_state()
+            if head == self._applied:
+                return True
+            if connections[self.using].in_atomic_block:
+                return head[0] == self._applied[0]
+            if self._backlog(head) <= INLINE_BACKLOG:
+                self._catch_up(head)
+            else:
+                self._catch_up_in_background()
+            return head[0] == self._applied[0]
+        finally:
+            self._lock.release()
+
+    def _backlog(self, head: tuple[str, int]) -> int:
+        generation, seq = head
+        if generation == self._applied[0] and seq >= self._applied[1]:
+            return seq - self._applied[1]
+        with connections[self.using].cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM askapp_chunk")
+            return cursor.fetchone()[0]
+
+    def _catch_up_in_background(self) -> None:
+        if self._worker is not None and self._worker.is_alive():
+            return
+
+        def work() -> None:
+            try:
+                self.sync()
+            except Exception:
+                logger.exception("search accelerator: background catch-up failed")
+            finally:
+                connections[self.using].close()  # this thread's own connection
+
+        self._worker = threading.Thread(target=work, name="askapp-search-sync", daemon=True)
+        self._worker.start()
 
     def _head(self) -> tuple[str, int]:
         with connections[self.using].cursor() as cursor:
@@ -444,13 +575,18 @@ class SearchAccelerator:
             self._applied = applied
 
     def _catch_up(self, head: tuple[str, int]) -> bool:
+        generation, seq = head
+        rebuild = generation != self._applied[0] or seq < self._applied[1]
         try:
-            writer = self._index.writer(heap_size=64_000_000, num_threads=1)
+            # A rebuild gets a big heap so that it writes few, large segments: every segment
+            # adds to the cost of each query.
+            big = rebuild and self._backlog(head) > 100_000
+            heap = 512_000_000 if big else 32_000_000
+            writer = self._index.writer(heap_size=heap, num_threads=0 if big else 1)
         except ValueError:
             return False  # another process holds the writer lock and is catching up
         try:
-            generation, seq = head
-            if generation != self._applied[0] or seq < self._applied[1]:
+            if rebuild:
                 self._rebuild(writer)
             else:
                 self._apply(writer, self._changed_since(self._applied[1], seq))

@@ -101,14 +101,27 @@ class DatabaseStore:
         classifications: frozenset[str],
         entities: Sequence[str] = (),
     ) -> list[et.Passage]:
-        chunks = search.chunk_search(
+        hits = search.chunk_search(
             query=query,
             limit=limit,
             classifications=classifications,
             entities=entities,
             using=self.using,
         )
-        return [passage(chunk, score=chunk.score) for chunk in chunks]
+        return [
+            et.Passage(
+                id=f"chunk:{hit.chunk_id}",
+                document_id=str(hit.document_id),
+                title=hit.title,
+                text=hit.text,
+                classification=_known(hit.classification),
+                source=hit.source,
+                entity=hit.entity,
+                period=hit.period or None,
+                score=hit.score,
+            )
+            for hit in hits
+        ]
 
     def document_passages(
         self, document_id: str, *, classifications: frozenset[str]
@@ -128,6 +141,10 @@ class DatabaseStore:
         return [passage(chunk) for chunk in chunks]
 
 
+def _known(classification: str) -> str | None:
+    return classification if classification in _KNOWN else None
+
+
 def passage(chunk: Chunk, *, score: float = 0.0) -> et.Passage:
     """A chunk as the engine sees it; an unknown classification becomes None (never shown)."""
     document: Document = chunk.document
@@ -136,7 +153,7 @@ def passage(chunk: Chunk, *, score: float = 0.0) -> et.Passage:
         document_id=str(document.pk),
         title=document.title,
         text=chunk.text,
-        classification=document.classification if document.classification in _KNOWN else None,
+        classification=_known(document.classification),
         source=document.source,
         entity=document.entity.name if document.entity else None,
         period=document.period or None,

@@ -43,7 +43,7 @@ def make_document(
 
 def found(query: str, classifications: frozenset[str] = ALL, **kwargs: object) -> list[str]:
     hits = chunk_search(query=query, limit=10, classifications=classifications, **kwargs)
-    return [hit.document.key for hit in hits]
+    return [hit.title for hit in hits]
 
 
 # --- the index follows every write path ------------------------------------------------------
@@ -303,7 +303,8 @@ def accelerator(tmp_path):
 def accelerated(accelerator, query: str, classifications=ALL, entities=None) -> list[str]:
     filters = search._Filters(tuple(sorted(classifications)), entities)
     ranked = accelerator.search(search.query_terms(query), 10, filters)
-    return [c.document.key for c in search._fetch(ranked, 10, filters, "default")]
+    assert ranked is not None, "the accelerator declined to answer"
+    return [hit.title for hit in search._fetch(ranked, 10, filters, "default")]
 
 
 @sqlite_only
@@ -373,10 +374,10 @@ def test_the_accelerator_rebuilds_for_a_new_database(accelerator):
 
 @sqlite_only
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("query", HOSTILE)
-def test_hostile_queries_never_raise_in_the_accelerator(accelerator, query):
+def test_hostile_queries_never_raise_in_the_accelerator(accelerator):
     make_document("memo", "Revenue and margin grew.")
-    assert isinstance(accelerated(accelerator, query), list)
+    for query in HOSTILE:
+        assert isinstance(accelerated(accelerator, query), list), query
 
 
 @sqlite_only
@@ -400,3 +401,26 @@ def test_the_accelerator_narrows_by_entity(accelerator):
         "apple",
         "general",
     ]
+
+
+@sqlite_only
+@pytest.mark.django_db(transaction=True)
+def test_a_large_backlog_is_applied_in_the_background_while_fts5_answers(accelerator, monkeypatch):
+    monkeypatch.setattr(search, "INLINE_BACKLOG", 0)
+    make_document("memo", "Derivatives were marked to market.")
+    filters = search._Filters(("PUBLIC",), None)
+    assert accelerator.search(["derivatives"], 10, filters) is None  # FTS5 answers meanwhile
+    accelerator._worker.join(timeout=30)
+    assert accelerated(accelerator, "derivatives") == ["memo"]
+
+
+def test_fts5_levels_drop_the_commonest_terms_first():
+    assert search._levels(1) == [1]
+    assert search._levels(3) == [3, 2, 1]
+    assert search._levels(9) == [9, 8, 7, 1]
+
+
+def test_a_passage_missing_a_common_word_still_ranks_by_its_rare_ones():
+    make_document("rare", "Heliotrope tariffs hit the quarter.")
+    make_document("common", "The quarter was ordinary; the quarter ended.")
+    assert found("heliotrope tariffs quarter zeppelin")[0] == "rare"
