@@ -26,6 +26,7 @@ import email.utils
 import json
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
@@ -47,6 +48,8 @@ from engine.providers.base import Completion, Message, ToolCall, ToolSchema
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _SERVER_MESSAGE_LIMIT = 200  # characters of a server's error text worth carrying into ours
+_LONG_SECRET = 16  # real keys are longer (OpenAI sk-..., Azure's 32 hex); placeholders shorter
+_REDACTED = "[redacted]"
 
 _T = TypeVar("_T")
 
@@ -233,7 +236,7 @@ class OpenAICompatibleProvider:
 
     def _scrub(self, text: str) -> str:
         """Whatever a server echoed back, the key never reaches an exception message."""
-        return text.replace(self._secret, "[redacted]") if self._secret else text
+        return _redact(text, self._secret)
 
 
 # --- retry policy ---------------------------------------------------------------------------------
@@ -474,6 +477,19 @@ def _safe_url(url: str) -> str:
     host = parts.hostname or ""
     port = f":{parts.port}" if parts.port else ""
     return f"{parts.scheme}://{host}{port}{parts.path.rstrip('/')}"
+
+
+def _redact(text: str, secret: str) -> str:
+    """`text` with `secret` replaced by [redacted]: everywhere when the secret is long, and
+    only where it stands as a whole token when it is short. A keyless local server's
+    placeholder ("x", "EMPTY", "ollama") is no secret, and replacing it inside words would
+    mangle every message ("the connection bro[redacted]e")."""
+    if not secret:
+        return text
+    if len(secret) >= _LONG_SECRET:
+        return text.replace(secret, _REDACTED)
+    token = re.compile(rf"(?<![\w-]){re.escape(secret)}(?![\w-])")
+    return token.sub(_REDACTED, text)
 
 
 def _require(condition: bool, message: str) -> None:

@@ -571,6 +571,31 @@ def test_the_api_key_never_appears_in_an_exception_message(
     assert "[redacted]" in str(failure.value)  # the server's words were kept, minus the key
 
 
+@pytest.mark.parametrize("placeholder", ["k", "x", "EMPTY", "ollama", "none"])
+def test_a_short_placeholder_key_never_mangles_a_message_yet_is_hidden_as_a_word(
+    provider_at: Callable[..., OpenAICompatibleProvider], placeholder: str
+) -> None:
+    provider = provider_at(refused_base_url(), api_key=placeholder, max_retries=0)
+
+    with pytest.raises(ProviderUnavailable) as failure:
+        provider.complete(QUESTION)
+
+    assert "could not reach the server, or the connection broke" in str(failure.value)
+    assert "[redacted]" not in str(failure.value)
+
+
+def test_a_short_key_echoed_as_a_word_is_still_redacted(
+    openai_server: FakeOpenAIServer, provider_at: Callable[..., OpenAICompatibleProvider]
+) -> None:
+    provider = provider_at(openai_server.base_url, api_key="ollama", max_retries=0)
+    openai_server.reply(error(401, "Incorrect API key provided: ollama. Check the ollama docs"))
+
+    with pytest.raises(ProviderError) as failure:
+        provider.complete(QUESTION)
+
+    assert "provided: [redacted]. Check the [redacted] docs" in str(failure.value)
+
+
 def test_the_key_check_is_not_vacuous_the_server_did_echo_the_key(
     openai_server: FakeOpenAIServer,
     provider_at: Callable[..., OpenAICompatibleProvider],
