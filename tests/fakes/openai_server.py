@@ -15,8 +15,9 @@ Replies are served first in, first out, one per POST to any path ending in
 no reply queued gets HTTP 418, which no client retries, so a missing script fails loudly.
 
 Builders for replies: `completion`, `tool_call`, `stream`, `tool_call_stream`, `error`, `raw`,
-`slow` (answer late, to trip the client's timeout) and `cut_stream` (drop the socket
-mid-stream).
+`slow` (answer late, to trip the client's timeout), `cut_stream` (drop the socket mid-stream),
+`cut_body` (drop the socket half-way through a plain body) and `held` (pause a stream after
+some deltas until the test releases it, to see what a client does before the model finishes).
 `refused_base_url()` names a port with nothing listening, for connection-refused tests.
 """
 
@@ -26,6 +27,7 @@ import json
 import socket
 import sys
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -75,8 +77,9 @@ class Reply:
 
     A plain reply sends `body` with a Content-Length. A streamed reply (`events` is not None)
     sends `text/event-stream` with chunked transfer encoding, one `data: <event>` per event;
-    with `cut=True` the socket is dropped after the events, before the chunked body ends.
-    `delay` holds the reply back (the server is released early when it stops).
+    with `cut=True` the socket is dropped after the events, before the chunked body ends (for
+    a plain reply: after half the body). `delay` holds the reply back (the server is released
+    early when it stops); `hold` pauses a stream part-way, see `Hold`.
     """
 
     status: int = 200
@@ -86,6 +89,41 @@ class Reply:
     events: tuple[str, ...] | None = None
     cut: bool = False
     delay: float = 0.0
+    hold: Hold | None = None
+
+
+class Hold:
+    """A pause inside a streamed reply: the server sends the role chunk and the first
+    `after_deltas` deltas, then waits until the test calls `release()` (or `limit` seconds
+    pass, or the server stops) before it sends the rest.
+
+    `passed` tells whether the server has gone on past the pause. A test that sees a delta
+    while `passed` is False knows the model had not finished: no clock is read to know it.
+    """
+
+    def __init__(self, after_deltas: int, *, limit: float = 10.0) -> None:
+        self.after_deltas = after_deltas
+        self.limit = limit
+        self._released = threading.Event()
+        self._passed = threading.Event()
+        self.gave_up = False  # the limit ran out before anyone released the pause
+
+    @property
+    def passed(self) -> bool:
+        return self._passed.is_set()
+
+    def release(self) -> None:
+        self._released.set()
+
+    def wait(self, stopping: threading.Event) -> None:
+        """Block the serving thread at the pause (the server's own stop also releases it)."""
+        deadline = time.monotonic() + self.limit  # a safety net only: no test asserts on time
+        while not (self._released.is_set() or stopping.is_set()):
+            if time.monotonic() >= deadline:
+                self.gave_up = True
+                break
+            self._released.wait(0.01)
+        self._passed.set()
 
 
 def completion(
@@ -171,6 +209,19 @@ def raw(body: bytes, *, status: int = 200, content_type: str = "application/json
 def slow(seconds: float, reply: Reply | None = None) -> Reply:
     """`reply` (an empty completion by default), held back `seconds` before any byte is sent."""
     return replace(reply or completion(""), delay=seconds)
+
+
+def held(reply: Reply, hold: Hold) -> Reply:
+    """A streamed `reply` that pauses at `hold` (after the role chunk and hold.after_deltas)."""
+    if reply.events is None:
+        raise ValueError("only a streamed reply can be held")
+    return replace(reply, hold=hold)
+
+
+def cut_body(reply: Reply | None = None) -> Reply:
+    """A plain reply (an empty completion by default) whose headers promise the whole body,
+    but the socket closes after half of it."""
+    return replace(reply or completion(""), cut=True)
 
 
 def cut_stream(*deltas: str) -> Reply:
@@ -263,7 +314,7 @@ class FakeOpenAIServer:
         return self
 
     def stop(self) -> None:
-        self._script.released.set()  # wake any reply still holding back for a `slow` delay
+        self._script.released.set()  # wake any reply still holding back (`slow`, `held`)
         self._httpd.shutdown()
         self._httpd.server_close()
         self._thread.join()
@@ -338,12 +389,19 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.events is None:
             self.send_header("Content-Length", str(len(reply.body)))
             self.end_headers()
-            self.wfile.write(reply.body)
+            if reply.cut:
+                self.wfile.write(reply.body[: len(reply.body) // 2])
+                self._drop_connection()
+            else:
+                self.wfile.write(reply.body)
             return
         self.send_header("Transfer-Encoding", "chunked")
         self.send_header("Cache-Control", "no-cache")
         self.end_headers()
-        for event in reply.events:
+        pause_at = reply.hold.after_deltas + 1 if reply.hold else None  # event 0: the role chunk
+        for index, event in enumerate(reply.events):
+            if reply.hold is not None and index == pause_at:
+                reply.hold.wait(self.server.script.released)
             self._write_chunk(f"data: {event}\n\n".encode())
         if reply.cut:
             self._drop_connection()
