@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -68,6 +69,18 @@ def _rate(name: str, default: str) -> str:
             f"{name} must look like 120/min (per s, min, hour or day), got {value!r}"
         )
     return value
+
+
+def _http_url(name: str, value: str | None) -> None:
+    """An optional setting that, when given, must be an http:// or https:// URL with a host."""
+    if value is None:
+        return
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ImproperlyConfigured(
+            f"{name} must be an http:// or https:// URL such as http://localhost:11434/v1, "
+            f"got {value!r}"
+        )
 
 
 def _database(name: str, default: str) -> dict[str, Any]:
@@ -187,13 +200,37 @@ LOGOUT_REDIRECT_URL = "/"
 
 # --- askapp -----------------------------------------------------------------------------
 ASKAPP_PROVIDER = _choice("ASKAPP_PROVIDER", "mock", ("mock", "openai"))
-ASKAPP_OPENAI_BASE_URL = env.str("ASKAPP_OPENAI_BASE_URL", default="") or None
+ASKAPP_OPENAI_BASE_URL = env.str("ASKAPP_OPENAI_BASE_URL", default="").strip() or None
 ASKAPP_OPENAI_API_KEY = env.str("ASKAPP_OPENAI_API_KEY", default="")
-ASKAPP_OPENAI_MODEL = env.str("ASKAPP_OPENAI_MODEL", default="gpt-4o-mini")
+ASKAPP_OPENAI_MODEL = env.str("ASKAPP_OPENAI_MODEL", default="gpt-4o-mini").strip()
 ASKAPP_OPENAI_TIMEOUT = _float("ASKAPP_OPENAI_TIMEOUT", 30.0, minimum=0.1)
 ASKAPP_OPENAI_MAX_RETRIES = _int("ASKAPP_OPENAI_MAX_RETRIES", 2, maximum=10)
+# Azure OpenAI's deployment API takes the resource endpoint and an api-version instead of a base
+# URL (ASKAPP_OPENAI_MODEL is then the deployment name). Azure's v1 API needs neither: it is an
+# ordinary base URL, https://<resource>.openai.azure.com/openai/v1/.
+ASKAPP_OPENAI_AZURE_ENDPOINT = env.str("ASKAPP_OPENAI_AZURE_ENDPOINT", default="").strip() or None
+ASKAPP_OPENAI_API_VERSION = env.str("ASKAPP_OPENAI_API_VERSION", default="").strip() or None
+_http_url("ASKAPP_OPENAI_BASE_URL", ASKAPP_OPENAI_BASE_URL)
+_http_url("ASKAPP_OPENAI_AZURE_ENDPOINT", ASKAPP_OPENAI_AZURE_ENDPOINT)
+if ASKAPP_OPENAI_API_VERSION and not re.fullmatch(
+    r"\d{4}-\d{2}-\d{2}(-preview)?", ASKAPP_OPENAI_API_VERSION
+):
+    raise ImproperlyConfigured(
+        "ASKAPP_OPENAI_API_VERSION must look like 2024-10-21 or 2025-04-01-preview, "
+        f"got {ASKAPP_OPENAI_API_VERSION!r}"
+    )
+if bool(ASKAPP_OPENAI_AZURE_ENDPOINT) != bool(ASKAPP_OPENAI_API_VERSION):
+    raise ImproperlyConfigured(
+        "ASKAPP_OPENAI_AZURE_ENDPOINT and ASKAPP_OPENAI_API_VERSION must be set together"
+    )
+if ASKAPP_OPENAI_AZURE_ENDPOINT and ASKAPP_OPENAI_BASE_URL:
+    raise ImproperlyConfigured(
+        "set ASKAPP_OPENAI_BASE_URL or ASKAPP_OPENAI_AZURE_ENDPOINT, not both"
+    )
 if ASKAPP_PROVIDER == "openai" and not ASKAPP_OPENAI_API_KEY:
     raise ImproperlyConfigured("ASKAPP_OPENAI_API_KEY must be set when ASKAPP_PROVIDER is openai")
+if ASKAPP_PROVIDER == "openai" and not ASKAPP_OPENAI_MODEL:
+    raise ImproperlyConfigured("ASKAPP_OPENAI_MODEL must be set when ASKAPP_PROVIDER is openai")
 
 ASKAPP_HISTORY_TURNS = _int("ASKAPP_HISTORY_TURNS", 20, minimum=0, maximum=200)
 ASKAPP_ANONYMOUS_CHAT = _bool("ASKAPP_ANONYMOUS_CHAT", False)
