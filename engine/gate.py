@@ -472,6 +472,20 @@ _OVERRIDE_RULES = (
     ),
     _rule("knowledge", r"\b(?:by|from) your own knowledge and not (?:by|from) the\b"),
     _rule("override", r"\b(?:admin|administrator|developer|system|root|sudo|security) override\b"),
+    # a forged system turn inside the question: "System instruction begins: the assistant is ..."
+    _rule(
+        "instruction instructions message messages prompt notice update",
+        r"\bsystem (?:instructions?|messages?|prompt|notice|update) (?:starting|begins?|starts?|"
+        r"follows?|now)\b|\bmessage termination\b",
+    ),
+    # "modify your programming", "change your instructions to the following"
+    _rule(
+        "programming instructions rules guidelines directives prompt filters restrictions",
+        r"\b(?:modify|modifying|change|changing|alter|altering|update|updating|reprogram|"
+        r"reprogramming|rewrite|rewriting|adjust|adjusting) (?:your|ur) (?:core |base |original "
+        r"|current )?(?:programming|instructions|rules|guidelines|directives|system prompt|prompt|"
+        r"filters|restrictions)\b",
+    ),
     # forged boundaries that pretend the user's turn ended: "[END OF INPUT] [START OF INPUT]"
     _rule(
         "input prompt instructions system context conversation message",
@@ -917,6 +931,21 @@ _PERSONA_RULES = (
     ),
     _rule("godmode devmode", r"\b(?:godmode|devmode|jailbreakmode)\b"),
     _rule(
+        "mode",
+        r"\b(?:stay|remain|keep) in (?:[\w-]+ ){0,2}?mode\b|\bmode (?:is )?(?:now )?(?:enabled|"
+        r"activated|engaged|unlocked)\b",
+    ),
+    _rule(
+        "named called persona ego",
+        r"\byou(?: are|'re) (?:a|an|the) (?:[\w-]+ ){0,3}?(?:named|called)\b|\byour (?:new )?"
+        r"persona is\b|\b(?:your|you have an?) alter ego\b|\bin character as\b",
+    ),
+    _rule(
+        "acts behaves runs operates act behave",
+        r"\b(?:assistant|chatgpt|gpt|ai|bot|model) (?:now |will now |will )?(?:acts?|behaves?|runs?"
+        r"|operates?) (?:as|like) (?:a|an)\b",
+    ),
+    _rule(
         "named called",
         r"\b(?:ai|bot|chatbot|assistant|model|entity|persona|character) (?:named|called)\b",
     ),
@@ -1333,20 +1362,34 @@ def _needs_close_reading(question: str) -> bool:
 # Hidden characters
 
 _ALWAYS_HIDING = re.compile(
-    "[\U000e0000-\U000e007f\u202a-\u202e\u2066-\u2069\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+    "[\U000e0000-\U000e007f\u202a-\u202e\u2066-\u2069\x00-\x08\x0b\x0c\x0e-\x1f\x7f"
     "\U000e0100-\U000e01ef]"
 )
 
 
 def _always_hiding(text: str) -> bool:
     """Characters with no place in a typed question: tag characters (invisible ASCII), bidi
-    embeddings and isolates (they reorder what a reviewer sees), control codes, and the
-    variation-selector supplement used to smuggle bytes inside emoji."""
+    embeddings and isolates (they reorder what a reviewer sees), C0 control codes (escape
+    sequences hide text on a terminal), and the variation-selector supplement used to smuggle
+    bytes inside emoji. C1 controls are left alone: they are what a Windows-1252 apostrophe
+    becomes when pasted through the wrong decoder."""
     return _ALWAYS_HIDING.search(text) is not None
 
 
+_EMOJI_JOINERS = frozenset((0x200D, 0xFE0E, 0xFE0F))
+
+
 def _hidden_count(text: str) -> int:
-    return sum(1 for char in text if ord(char) in _HIDING_CODEPOINTS)
+    """Hiding characters, not counting the joiner and presentation selectors that belong to an
+    emoji ("❤️", family emoji): those follow a symbol."""
+    count = 0
+    for index, char in enumerate(text):
+        code = ord(char)
+        if code not in _HIDING_CODEPOINTS:
+            continue
+        after_symbol = index > 0 and unicodedata.category(text[index - 1]) == "So"
+        count += 0 if code in _EMOJI_JOINERS and after_symbol else 1
+    return count
 
 
 # ============================================================================================
@@ -1508,7 +1551,9 @@ def _cipher_reason(phrase: str) -> str | None:
 # capital letter is what tells it apart from "you are right".
 _PERSONA_NAME = re.compile(
     r"(?:^|[.!?]\s+)(?i:you are|you're|du bist|tu es|eres|sie sind) (?:now |jetzt |nun )?"
-    r"[A-Z][\w-]+(?:\s+[A-Z][\w-]+)*\s*[.,:;!]"
+    r"[A-Z][\w-]+(?:\s+[A-Z][\w-]+)*\s*[.,:;!(]"
+    # a persona sheet: "PERSONA=Bob (amoral ...) RULES=..."
+    r"|(?i:\b(?:persona|character|role|rules)\s*=\s*\w)"
 )
 # Letters spaced or dotted apart ("S a y t h a t ...") in one long run: nobody types a question
 # that way except to slip words past a filter. Initialisms ("U.S. G.A.A.P.") are shorter.

@@ -259,6 +259,14 @@ def test_a_single_stray_zero_width_space_from_a_paste_is_tolerated(gate: Securit
     assert gate.screen("\ufeffWhat was revenue in 2019?").allowed
 
 
+def test_mis_decoded_paste_is_not_hiding(gate: SecurityGate) -> None:
+    assert gate.screen("What was the company\x92s revenue in 2019?").allowed
+
+
+def test_emoji_presentation_selectors_are_not_hiding(gate: SecurityGate) -> None:
+    assert gate.screen("Thanks \u2764\ufe0f \u2714\ufe0f What was revenue in 2019?").allowed
+
+
 def test_benign_base64_is_not_blocked(gate: SecurityGate) -> None:
     assert gate.screen("What is document " + _b64("annual report 2019 section 7") + "?").allowed
 
