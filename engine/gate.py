@@ -1345,8 +1345,7 @@ def _needs_close_reading(question: str) -> bool:
     raw = question.encode()
     if not _TRIGGER_WORDS.isdisjoint(raw.translate(_WORD_TABLE).split()):
         return True
-    squashed = raw.translate(_LOWER_TABLE, _NON_LETTER_BYTES)
-    if any(stem in squashed for stem in _SQUASHED_STEMS):
+    if _SQUASHED_STEMS.search(raw.translate(_LOWER_TABLE, _NON_LETTER_BYTES)):
         return True
     if _LONG_RUN in raw.translate(_RUN_TABLE):
         return True
@@ -1605,21 +1604,31 @@ _KEY_WORDS = frozenset().union(
     _CIPHER_WORDS,
     _words("sie sind bist"),
 )
+# rot13 and reversed spellings of the commonest keys, so that ciphered text is read closely
+_CIPHERED_KEYS = frozenset(
+    variant
+    for word in _words(
+        "ignore disregard forget instructions instruction prompt password reveal system previous "
+        "rules"
+    )
+    for variant in (word.translate(_ROT13), word[::-1])
+)
 # The screen reads words through _WORD_TABLE, which turns leetspeak digits into letters; a key
 # with digits ("rot13") is looked for in that form too ("rotie").
-_TRIGGER_WORDS = frozenset(word.encode() for word in _KEY_WORDS) | frozenset(
+_TRIGGER_WORDS = frozenset(word.encode() for word in _KEY_WORDS | _CIPHERED_KEYS) | frozenset(
     tokens[0]
     for tokens in (word.encode().translate(_WORD_TABLE).split() for word in _KEY_WORDS)
     if len(tokens) == 1
 )
-# Looked for with separators dropped: the stems the split-word reading (_SQUASHED) needs, and
-# rot13 or reversed stems of the commonest trigger words.
-_SQUASHED_STEMS = tuple(
-    stem.encode()
-    for stem in _words(
-        "ignore disregard forget override bypass instruct prompt developermode doanything "
-        "youarenow pretend stayincharacter jailbreak " + _CIPHERED_STEM.pattern.replace("|", " ")
-    )
+# Looked for with separators dropped ("ig nore previ ous"): the stems the split-word reading
+# (_SQUASHED) needs, as one trie regex.
+_SQUASHED_STEMS = re.compile(
+    _alternation(
+        _words(
+            "ignore disregard forget override bypass instruct prompt developermode doanything "
+            "youarenow pretend stayincharacter jailbreak"
+        )
+    ).encode()
 )
 
 

@@ -254,6 +254,17 @@ def test_fast_screen_sends_every_attack_to_close_reading(question: str, reason: 
         assert gate_module._needs_close_reading(text)
 
 
+def test_every_rule_key_is_in_the_fast_screen() -> None:
+    """A rule whose key words the fast screen does not know could never fire on ASCII text."""
+    triggers = {word.decode() for word in gate_module._TRIGGER_WORDS}
+    uncovered = [
+        rule.pattern.pattern[:60]
+        for rule in gate_module._ALL_RULES
+        if not rule.needs[0] <= triggers
+    ]
+    assert uncovered == []
+
+
 def test_a_single_stray_zero_width_space_from_a_paste_is_tolerated(gate: SecurityGate) -> None:
     assert gate.screen("What was revenue\u200b in 2019?").allowed
     assert gate.screen("\ufeffWhat was revenue in 2019?").allowed
