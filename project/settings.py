@@ -256,7 +256,8 @@ REST_FRAMEWORK = {
         "askapp.api.throttles.UserThrottle",
         "askapp.api.throttles.AnonThrottle",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "URL_FORMAT_OVERRIDE": None,
+    "DEFAULT_SCHEMA_CLASS": "askapp.api.schema.ApiSchema",
     "EXCEPTION_HANDLER": "askapp.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -272,6 +273,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/v1",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "askapp.api.schema.forbid_conversation_with_history",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "TurnStatusEnum": "askapp.models.conversations.Turn.Status",
         "FeedbackValueEnum": "askapp.models.conversations.Feedback.Value",

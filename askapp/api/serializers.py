@@ -211,20 +211,17 @@ class AskErrorDoc(ErrorDoc):
 
 class AskInput(serializers.Serializer):
     question = StrictCharField(max_length=QUESTION_MAX, help_text="1 to 4,000 characters.")
-    conversation = StrictUUIDField(
-        required=False, allow_null=True, help_text="Continue this stored conversation."
-    )
+    conversation = StrictUUIDField(required=False, help_text="Continue this stored conversation.")
     history = serializers.ListField(
         child=HistoryTurnField(),
         required=False,
-        allow_null=True,
         max_length=HISTORY_MAX_TURNS,
         help_text="Stateless clients: earlier turns as [role, text] pairs, oldest first "
         "(role user or assistant). Stored as client history in a new conversation.",
     )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs.get("conversation") and attrs.get("history"):
+        if "conversation" in attrs and "history" in attrs:
             raise serializers.ValidationError(
                 {"history": "Give conversation or history, not both."}, code="conflict"
             )

@@ -58,6 +58,14 @@ _ERRORS: dict[int, Any] = {
         (429, "Too many requests: see the Retry-After header."),
     )
 }
+SSE_EVENT: dict[str, Any] = {
+    "type": "object",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"type": "string", "enum": ["meta", "delta", "sources", "done", "error"]},
+        "data": {"type": "string", "description": "One line of JSON (see the description)."},
+    },
+}
 _CONVERSATION_ID = OpenApiParameter("conversation_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 _TURN_ID = OpenApiParameter("turn_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 _ASK_FAILURES: dict[int, Any] = {
@@ -146,7 +154,7 @@ class AskStreamView(APIView):
         request=AskInput,
         responses={
             (200, "text/event-stream"): OpenApiResponse(
-                OpenApiTypes.STR, description="Server-sent events."
+                SSE_EVENT, description="Server-sent events; the schema describes one event."
             ),
             **_ERRORS,
         },
