@@ -82,12 +82,13 @@ def _period_of(match: re.Match[str]) -> str | None:
 
 
 _NO_TIME = TimeFrame()
+_DIGIT = re.compile(r"\d")
 _TIME_WORDS = ("year", "period", "quarter", "fy", "fiscal")
 
 
 def read_timeframe(question: str) -> TimeFrame:
     lowered = question.lower()
-    if not any(c.isdigit() for c in question) and not any(w in lowered for w in _TIME_WORDS):
+    if not _DIGIT.search(question) and not any(w in lowered for w in _TIME_WORDS):
         return _NO_TIME  # most follow-ups and narrative questions name no time at all
     found: list[tuple[str, int, int]] = []
     for match in _PERIOD.finditer(question):
