@@ -1324,16 +1324,24 @@ _WORD_TABLE = _byte_table(
 _RUN_TABLE = _byte_table(
     lambda char: "a" if char.isascii() and (char.isalnum() or char in "+/=") else " "
 )
-_LETTER_TABLE = _byte_table(lambda char: "a" if char in string.ascii_letters else " ")
 _LOWER_TABLE = _byte_table(str.lower)
 _NON_LETTER_BYTES = bytes(code for code in range(256) if chr(code) not in string.ascii_letters)
-_BIT_TABLE = _byte_table(lambda char: "b" if char in "01" else char if char.isspace() else "x")
+
+
+def _shape_char(char: str) -> str:
+    """Letters 'a', bits 'b', markup that the close reading decodes or recognises '!' (escapes,
+    chat-template tokens, headings), everything else a space."""
+    if char in string.ascii_letters:
+        return "a"
+    if char in "01":
+        return "b"
+    return "!" if char in "<[\\#" else " "
+
+
+_SHAPE_TABLE = _byte_table(_shape_char)
 _LONG_RUN = b"a" * 20
-# four single letters in a row, whatever separates them ("i g n o", "i.g.n.o", "i  g  n  o")
-_SPACED_RUNS = (b"a a a a", b"a  a  a  a", b"a   a   a   a")
+_SPACED_RUN = b"a a a a"  # four single letters in a row: "i g n o", "i.g.n.o"
 _BYTES_IN_BITS = b"bbbbbbbb bbbbbbbb bbbbbbbb"
-# escapes, chat-template tokens and markup that the close reading decodes or recognises
-_ODD_MARKERS = ("&#", "\\", "<", "[", "##")
 _PERCENT_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 
 
@@ -1349,12 +1357,10 @@ def _needs_close_reading(question: str) -> bool:
         return True
     if _LONG_RUN in raw.translate(_RUN_TABLE):
         return True
-    letters = raw.translate(_LETTER_TABLE)
-    if any(run in letters for run in _SPACED_RUNS) or _BYTES_IN_BITS in raw.translate(_BIT_TABLE):
+    shape = raw.translate(_SHAPE_TABLE)
+    if _SPACED_RUN in shape or _BYTES_IN_BITS in shape or b"!" in shape or "&#" in question:
         return True
-    if "%" in question and _PERCENT_ESCAPE.search(question):
-        return True
-    return any(marker in question for marker in _ODD_MARKERS)
+    return "%" in question and _PERCENT_ESCAPE.search(question) is not None
 
 
 # ============================================================================================
