@@ -10,16 +10,31 @@ whose spaces trim it to 4,000 is fine (negative_data_rejection).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
 EXAMPLES_PER_OPERATION = 25
+
+
+@pytest.fixture
+def _one_connection() -> Iterator[None]:
+    """The WSGI app closes the database connection after each request, as a server should;
+    the test's transaction lives on that connection, so keep it open (Django's test client
+    does the same)."""
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
 
 
 @pytest.fixture
@@ -32,6 +47,7 @@ schema = schemathesis.openapi.from_wsgi("/v1/schema", get_wsgi_application())
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("_one_connection")
 @schema.parametrize()
 @settings(
     max_examples=EXAMPLES_PER_OPERATION,
