@@ -38,14 +38,14 @@ def normalise_period(text: str) -> str | None:
 
 
 def _canonical(match: re.Match[str]) -> str | None:
-    year = _full_year(match.group("bare") or match.group("year"))
+    year = full_year(match.group("bare") or match.group("year"))
     if year is None:
         return None
     quarter = match.groupdict().get("quarter")
     return f"FY{year} Q{quarter}" if quarter else f"FY{year}"
 
 
-def _full_year(digits: str) -> int | None:
+def full_year(digits: str) -> int | None:
     year = int(digits)
     if len(digits) == 2:
         # Same pivot as the question parser: FY23 is 2023, FY87 is 1987.

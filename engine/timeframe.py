@@ -10,8 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-MIN_YEAR = 1900
-MAX_YEAR = 2100
+from engine.periods import full_year
 
 _NUMBER_WORDS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -62,22 +61,15 @@ def fiscal_year(year: int) -> str:
     return f"FY{year}"
 
 
-def _full_year(text: str) -> int | None:
-    value = int(text)
-    if len(text) == 2:
-        value += 2000 if value < 50 else 1900
-    return value if MIN_YEAR <= value <= MAX_YEAR else None
-
-
 def _period_of(match: re.Match[str]) -> str | None:
     if match.group("quarter"):
-        year = _full_year(match.group("qy"))
+        year = full_year(match.group("qy"))
         return f"FY{year} Q{match.group('qn')}" if year else None
     if match.group("quarter_words"):
-        year = _full_year(match.group("qwy"))
+        year = full_year(match.group("qwy"))
         return f"FY{year} Q{_QUARTER_WORDS[match.group('qw').lower()]}" if year else None
     digits = match.group("fyy") or match.group("fisy") or match.group("yy")
-    year = _full_year(digits)
+    year = full_year(digits)
     return fiscal_year(year) if year else None
 
 

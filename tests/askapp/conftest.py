@@ -21,14 +21,3 @@ def write_file(tmp_path: Path) -> Callable[[str, str], str]:
 
     return write
 
-
-@pytest.fixture(autouse=True)
-def _test_settings(settings, tmp_path_factory) -> None:  # type: ignore[no-untyped-def]
-    """Pages render without a collectstatic run (the manifest storage needs one), and test
-    users get a fast password hash."""
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    settings.STATIC_ROOT = tmp_path_factory.mktemp("static")
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
