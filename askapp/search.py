@@ -167,8 +167,12 @@ def chunk_search(
     if not terms or not allowed or limit <= 0:
         return []
     filters = _Filters(allowed, _entity_ids(entities, using) if entities else None)
-    ranked = _ranked_ids(terms, limit, filters, using)
-    return _fetch(ranked, limit, filters, using)
+    accelerator = accelerator_for(using)
+    if accelerator is not None:
+        hits = _accelerated(accelerator, terms, limit, filters, using)
+        if hits is not None:
+            return hits
+    return _fetch(_database_ranked(terms, limit, filters, using), limit, filters, using)
 
 
 def _entity_ids(names: Sequence[str], using: str) -> tuple[int, ...]:
@@ -179,22 +183,35 @@ def _entity_ids(names: Sequence[str], using: str) -> tuple[int, ...]:
     )
 
 
-def _ranked_ids(
+def _database_ranked(
     terms: list[str], limit: int, filters: _Filters, using: str
 ) -> list[tuple[int, float]]:
-    connection = connections[using]
-    if connection.vendor == "postgresql":
+    if connections[using].vendor == "postgresql":
         return _postgres_ranked(terms, limit, filters, using)
-    accelerator = accelerator_for(using)
-    if accelerator is not None:
-        try:
-            ranked = accelerator.search(terms, limit, filters)
-        except AcceleratorUnavailable:
-            logger.warning("search accelerator unavailable; using FTS5", exc_info=True)
-        else:
-            if ranked is not None:
-                return ranked
     return _sqlite_ranked(terms, limit, filters, using)
+
+
+def _accelerated(
+    accelerator: SearchAccelerator, terms: list[str], limit: int, filters: _Filters, using: str
+) -> list[SearchHit] | None:
+    """Hits ranked by the accelerator, or None when it cannot answer (FTS5 answers then).
+
+    The first try asks tantivy for the best chunks by text alone, which it answers fastest
+    (filters would disable its block-max WAND pruning), and leaves the allow-list to SQL.
+    Only if too few of those survive SQL does a second try filter inside tantivy too.
+    Entity narrowing filters inside tantivy from the start: it makes the search cheaper.
+    """
+    try:
+        for filtered in (filters.entity_ids is not None, True):
+            ranked = accelerator.search(terms, limit, filters, filtered=filtered)
+            if ranked is None:
+                return None
+            hits = _fetch(ranked, limit, filters, using)
+            if filtered or len(hits) >= limit or len(ranked) < accelerator.page(limit):
+                return hits
+    except AcceleratorUnavailable:
+        logger.warning("search accelerator unavailable; using FTS5", exc_info=True)
+    return None
 
 
 def _fetch(
@@ -371,7 +388,8 @@ def accelerator_for(using: str = "default") -> SearchAccelerator | None:
     """The accelerator for a SQLite file database, or None (in-memory, disabled, PostgreSQL).
 
     `ASKAPP_SEARCH_ACCELERATOR` (default True) turns it off; the index lives beside the
-    database file, in `<database>.search/`, unless `ASKAPP_SEARCH_INDEX_DIR` names a folder.
+    database file, in `<database>.search/v1/`, unless `ASKAPP_SEARCH_INDEX_DIR` names
+    another folder than `<database>.search`.
     """
     connection = connections[using]
     name = str(connection.settings_dict.get("NAME") or "")
@@ -385,7 +403,7 @@ def accelerator_for(using: str = "default") -> SearchAccelerator | None:
     with _ACCELERATORS_LOCK:
         if key not in _ACCELERATORS:
             folder = getattr(settings, "ASKAPP_SEARCH_INDEX_DIR", "") or f"{name}.search"
-            _ACCELERATORS[key] = _open_accelerator(Path(folder), using)
+            _ACCELERATORS[key] = _open_accelerator(Path(folder) / _SCHEMA_VERSION, using)
         return _ACCELERATORS[key]
 
 
@@ -403,8 +421,9 @@ def search_index_sync(using: str = "default") -> bool:
     return accelerator is not None and accelerator.sync()
 
 
+_SCHEMA_VERSION = "v1"  # a new schema gets a new folder, which the first search rebuilds
 _UNKNOWN = "-"  # the indexed classification of a chunk whose document's is not a known one
-_OVERFETCH = 3
+_OVERFETCH = 2
 INLINE_BACKLOG = 20_000  # changes (or, for a rebuild, chunks) applied inside a request
 _STATE_FILE = "askapp-state.json"
 
@@ -449,23 +468,34 @@ class SearchAccelerator:
 
     # search
 
+    @staticmethod
+    def page(limit: int) -> int:
+        """How many candidates to rank for `limit` hits: SQL filters them again."""
+        return limit * _OVERFETCH + 10
+
     def search(
-        self, terms: list[str], limit: int, filters: _Filters
+        self, terms: list[str], limit: int, filters: _Filters, *, filtered: bool = True
     ) -> list[tuple[int, float]] | None:
-        """Ranked (chunk id, score) pairs, or None when this index cannot answer yet."""
+        """Ranked (chunk id, score) pairs, or None when this index cannot answer yet.
+
+        `filtered=False` ranks by text alone, which lets tantivy prune (block-max WAND).
+        """
         if not self._ready():
             return None
-        query = self._query(terms, filters)
+        query = self._query(terms, filters if filtered else None)
         if query is None:
             return []
         try:
             searcher = self._index.searcher()
-            hits = searcher.search(query, limit * _OVERFETCH + 10).hits
-            return [(searcher.doc(address)["chunk"][0], float(score)) for score, address in hits]
+            # count=False lets tantivy skip blocks that cannot reach the top (block-max WAND);
+            # counting every match would visit them all.
+            hits = searcher.search(query, self.page(limit), count=False).hits
+            ids = searcher.fast_field_values("chunk", [address for _, address in hits])
+            return [(pk, float(score)) for pk, (score, _) in zip(ids, hits, strict=True)]
         except ValueError as exc:
             raise AcceleratorUnavailable("the search index could not be read") from exc
 
-    def _query(self, terms: list[str], filters: _Filters) -> Any:
+    def _query(self, terms: list[str], filters: _Filters | None) -> Any:
         tantivy = self._tantivy
         clauses = []
         for term in terms:
@@ -477,6 +507,8 @@ class SearchAccelerator:
                 continue
         if not clauses:
             return None
+        if filters is None:
+            return tantivy.Query.boolean_query(clauses)
         parts = [(tantivy.Occur.Must, tantivy.Query.boolean_query(clauses))]
         hidden = [*sorted(KNOWN_CLASSIFICATIONS - set(filters.classifications)), _UNKNOWN]
         parts.append(

@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from askapp import search
 from askapp.models import Chunk, Document, Entity
 from askapp.search import chunk_search, document_chunks_rebuild
+from tests.factories import DocumentFactory, EntityFactory
 
 ALL = frozenset({"PUBLIC", "INTERNAL", "RESTRICTED"})
 PUBLIC = frozenset({"PUBLIC"})
@@ -29,7 +30,7 @@ def make_document(
     title: str | None = None,
     period: str = "",
 ) -> Document:
-    document = Document.objects.create(
+    document = DocumentFactory(
         key=key,
         title=title or key,
         body=body,
@@ -213,8 +214,8 @@ def test_the_allow_list_holds_when_restricted_passages_outrank_the_rest():
 
 
 def test_entities_narrow_to_their_documents_and_to_documents_about_none():
-    apple = Entity.objects.create(name="Apple")
-    microsoft = Entity.objects.create(name="Microsoft")
+    apple = EntityFactory(name="Apple")
+    microsoft = EntityFactory(name="Microsoft")
     make_document("apple", "Services revenue grew.", entity=apple)
     make_document("microsoft", "Services revenue grew.", entity=microsoft)
     make_document("general", "Services revenue grew.")
@@ -302,9 +303,9 @@ def accelerator(tmp_path):
 
 def accelerated(accelerator, query: str, classifications=ALL, entities=None) -> list[str]:
     filters = search._Filters(tuple(sorted(classifications)), entities)
-    ranked = accelerator.search(search.query_terms(query), 10, filters)
-    assert ranked is not None, "the accelerator declined to answer"
-    return [hit.title for hit in search._fetch(ranked, 10, filters, "default")]
+    hits = search._accelerated(accelerator, search.query_terms(query), 10, filters, "default")
+    assert hits is not None, "the accelerator declined to answer"
+    return [hit.title for hit in hits]
 
 
 @sqlite_only
@@ -392,8 +393,8 @@ def test_the_accelerator_ranks_the_right_passage_first(accelerator):
 @sqlite_only
 @pytest.mark.django_db(transaction=True)
 def test_the_accelerator_narrows_by_entity(accelerator):
-    apple = Entity.objects.create(name="Apple")
-    microsoft = Entity.objects.create(name="Microsoft")
+    apple = EntityFactory(name="Apple")
+    microsoft = EntityFactory(name="Microsoft")
     make_document("apple", "Services revenue grew.", entity=apple)
     make_document("microsoft", "Services revenue grew.", entity=microsoft)
     make_document("general", "Services revenue grew.")
@@ -424,3 +425,12 @@ def test_a_passage_missing_a_common_word_still_ranks_by_its_rare_ones():
     make_document("rare", "Heliotrope tariffs hit the quarter.")
     make_document("common", "The quarter was ordinary; the quarter ended.")
     assert found("heliotrope tariffs quarter zeppelin")[0] == "rare"
+
+
+@sqlite_only
+@pytest.mark.django_db(transaction=True)
+def test_the_accelerator_filters_in_the_index_when_sql_leaves_too_few(accelerator):
+    for i in range(40):
+        make_document(f"r{i}", "Quince quince quince quince.", classification="RESTRICTED")
+    make_document("public", "One quince in a long public memo about many other things.")
+    assert accelerated(accelerator, "quince", PUBLIC) == ["public"]

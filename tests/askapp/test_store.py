@@ -6,11 +6,12 @@ from decimal import Decimal
 
 import pytest
 
-from askapp.models import Document, Entity, Fact, Metric
+from askapp.models import Document, Entity, Fact
 from askapp.search import document_chunks_rebuild
 from askapp.store import DatabaseStore
 from engine import types as et
 from engine.store import KnowledgeStore
+from tests.factories import DocumentFactory, EntityFactory, FactFactory, MetricFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -19,22 +20,24 @@ ALL = frozenset({"PUBLIC", "INTERNAL", "RESTRICTED"})
 
 @pytest.fixture
 def apple():
-    return Entity.objects.create(name="Apple", aliases=["Apple Inc.", "AAPL"])
+    return EntityFactory(name="Apple", aliases=["Apple Inc.", "AAPL"])
 
 
 @pytest.fixture
 def revenue():
-    return Metric.objects.create(name="Revenue", aliases=["net sales"])
+    return MetricFactory(name="Revenue", aliases=["net sales"])
 
 
 def fact(entity, metric, period, value, **kwargs):
-    return Fact.objects.create(
+    kwargs.setdefault("source", "")
+    return FactFactory(
         entity=entity, metric=metric, period=period, value=Decimal(value), unit="USD m", **kwargs
     )
 
 
 def document(key, body, **kwargs):
-    doc = Document.objects.create(key=key, title=kwargs.pop("title", key), body=body, **kwargs)
+    kwargs.setdefault("source", "")
+    doc = DocumentFactory(key=key, title=kwargs.pop("title", key), body=body, **kwargs)
     document_chunks_rebuild(document=doc)
     return doc
 
@@ -80,17 +83,17 @@ def test_version_changes_when_the_vocabulary_changes(apple, revenue, change):
     store = DatabaseStore()
     before = store.vocabulary()
     if change == "new entity":
-        Entity.objects.create(name="Microsoft")
+        EntityFactory(name="Microsoft")
     elif change == "alias edit":
         apple.aliases = ["Apple Computer"]
         apple.save()
     elif change == "entity delete":
-        Entity.objects.create(name="Gone")
+        EntityFactory(name="Gone")
         store.vocabulary()
         before = store.vocabulary()
         Entity.objects.filter(name="Gone").delete()
     elif change == "new metric":
-        Metric.objects.create(name="Net income")
+        MetricFactory(name="Net income")
     elif change == "new period":
         fact(apple, revenue, "FY2022", "2")
     elif change == "fact delete":
@@ -180,7 +183,7 @@ def test_search_passages_returns_engine_passages(apple):
 
 
 def test_search_passages_respects_the_allow_list_and_entities(apple):
-    microsoft = Entity.objects.create(name="Microsoft")
+    microsoft = EntityFactory(name="Microsoft")
     document("a", "Cloud revenue grew.", entity=apple)
     document("m", "Cloud revenue grew.", entity=microsoft)
     document("r", "Cloud revenue grew.", classification="RESTRICTED")
