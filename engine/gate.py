@@ -325,8 +325,8 @@ _STRONG_TARGETS = _INSTRUCTION_SPELLINGS + _forms(
 _WEAK_TARGETS = _words(
     "text texts information info informationen infos task tasks assignment assignments message "
     "messages input inputs context conversation requests request content everything all words "
-    "sentences lines statements documents articles data orders order directions restrictions "
-    "constraints limitations filters policy policies settings training moderation ethics morals "
+    "sentences lines statements documents articles orders order directions restrictions "
+    "constraints limitations filters training moderation ethics morals "
     "principles protocols configuration expressions "
     "aufgaben aufgabe auftrage auftrag angaben ausfuhrungen alles gesagte taches tout todo lo"
 )
@@ -373,7 +373,12 @@ _CLAUSE_END = r"(?=\s*(?:$|[.,!?;:]|and\b|then\b|und\b|et\b|y\b))"
 
 _OVERRIDE_RULES = (
     # "ignore all previous instructions", "vergiss deine Anweisungen", "olvida las reglas"
-    _rule(_STRONG_TARGETS, rf"\b{_VERB} {_Q}{{0,5}}{_STRONG}\b", also=_OVERRIDERS),
+    # ... but not rules about something else: "ignore the rules on capitalisation of R&D"
+    _rule(
+        _STRONG_TARGETS,
+        rf"\b{_VERB} {_Q}{{0,5}}{_STRONG}\b(?! (?:on|of|under|about|regarding|governing|issued) )",
+        also=_OVERRIDERS,
+    ),
     # "forget about all the previous information", "ignore all provided context"
     _rule(_OVERRIDERS, rf"\b{_VERB} {_Q}{{0,4}}{_MARK} {_Q}{{0,3}}{_WEAK}\b", also=_MARKERS),
     # "forget everything above", "forget everything we discussed beforehand"
@@ -847,6 +852,12 @@ _EXTRACTION_RULES = (
         r"\b(?:all|alle|samtlicher?|your|deine[n]?|ihre[n]?) (?:[a-z]+ )?prompt ?text(?:e|s)?\b",
     ),
     _rule("steht", r"\bwas steht (?:oben|am anfang)\b"),
+    # the assistant's own setup, named outright: nothing in a financial question is called that
+    _rule(
+        "prompt prompts systemprompt preprompt message instructions",
+        r"\b(?:system|initial|hidden|secret|pre|meta) ?prompts?\b|\bpreprompt\b|\bdeveloper "
+        r"message\b|\b(?:hidden|secret|system) instructions\b",
+    ),
     # the assistant's password: any question about "the password" itself
     _rule("password", rf"\b(?:the|your|this|that|secret) {_PASSWORD}\b"),
     _rule(
@@ -896,7 +907,7 @@ _PERSONA_RULES = (
     _rule(
         _PERSONA_VERBS,
         rf"{_LEAD_IN}(?:act|behave|roleplay|role play|pretend|impersonate|pose) (?:as|like|to be|"
-        r"you|that|if)\b",
+        r"you)\b",
     ),
     _rule(
         "pretend",
@@ -1127,11 +1138,15 @@ _DOC_QUALIFIER = (
     r"acquisition|planning|budget|salary|payroll|employee|customer|client|investor|financial|"
     r"executive|m&a) )"
 )
+# An imperative may sit a few words before what it asks for ("give me access to the ...
+# files"); a question word must sit next to it ("what do the restricted reports say"), so that
+# "what is the policy on confidential information" stays a question about the policy.
 _RETRIEVE = (
-    r"(?:show|give|list|reveal|send|provide|share|display|print|dump|export|read|open|"
-    r"retrieve|fetch|get|include|including|quote|summari[sz]e|tell me|what (?:do|does|did|is|are|"
-    r"was|were)|which|find|search|pull|leak|disclose|cite|use|see|view|download|copy|unlock|"
-    r"zeig(?:e|en)?|gib|montre|donne|muestra|muestrame|dame)"
+    r"(?:(?:show|give|list|reveal|send|provide|share|display|print|dump|export|read|open|"
+    r"retrieve|fetch|get|quote|summari[sz]e|tell me|find|search|pull|leak|disclose|cite|see|view|"
+    r"download|copy|unlock|zeig(?:e|en)?|gib|montre|donne|muestra|muestrame|dame) "
+    r"(?:[\w'&]+ ){0,4}?|(?:what (?:do|does|did|is|are|was|were)|which|include|including|use) "
+    r"(?:[\w'&]+ )?)"
 )
 _ACCESS_CONTROLS = (
     "access permission permissions classification classifications clearance authorization "
@@ -1154,12 +1169,12 @@ _DOC_WORDS = _words(
 _RESTRICTED_RULES = (
     _rule(
         _RESTRICTED_WORDS,
-        rf"\b{_RETRIEVE} (?:[\w'&]+ ){{0,4}}?{_RESTRICTED_ADJ} {_DOC_QUALIFIER}?{_DOC_NOUN}\b",
+        rf"\b{_RETRIEVE}{_RESTRICTED_ADJ} {_DOC_QUALIFIER}?{_DOC_NOUN}\b",
         also=_DOC_WORDS,
     ),
     _rule(
         _RESTRICTED_WORDS + " clasificados classifies secretos",
-        rf"\b{_RETRIEVE} (?:[\w'&]+ ){{0,4}}?{_DOC_NOUN} {_RESTRICTED_ADJ_AFTER}\b",
+        rf"\b{_RETRIEVE}{_DOC_NOUN} {_RESTRICTED_ADJ_AFTER}\b",
         also=_DOC_WORDS,
     ),
     _rule(
@@ -1220,13 +1235,25 @@ _SQUASHED_EXTRACTION = ("reveal", "print", "show", "repeat", "tell", "output", "
 _SQUASHED_ROLE_PLAY = ("developer", "doanything", "youarenow", "pretend", "stayin", "jailbreak")
 
 
-def _squashed_reason(phrase: str) -> str | None:
+_SQUASHED_LEADS = _words(
+    "ignore disregard forget override bypass previous prior above initial original systemprompt "
+    "system reveal print show repeat tell output developermode doanythingnow youarenow pretendtobe "
+    "stayincharacter jailbreakmode yourinstructions yoursystemprompt"
+)
+
+
+def _squashed_reason(phrase: str, words: frozenset[str]) -> str | None:
+    """Only for words that were split or spaced out: when the match starts with a word that the
+    phrase holds intact, the ordinary rules above have already judged it."""
     match = _SQUASHED.search(_NOT_LETTERS.sub("", phrase))
     if match is None:
         return None
-    if match.group(0).startswith(_SQUASHED_EXTRACTION):
+    found = match.group(0)
+    if any(found.startswith(lead) and lead in words for lead in _SQUASHED_LEADS):
+        return None
+    if found.startswith(_SQUASHED_EXTRACTION):
         return PROMPT_EXTRACTION
-    if match.group(0).startswith(_SQUASHED_ROLE_PLAY):
+    if found.startswith(_SQUASHED_ROLE_PLAY):
         return ROLE_PLAY
     return INSTRUCTION_OVERRIDE
 
@@ -1242,7 +1269,7 @@ def _semantic_reason(phrase: str) -> str | None:
         return ROLE_PLAY
     if _asks_for_restricted(phrase, words):
         return RESTRICTED_REQUEST
-    return _squashed_reason(phrase)
+    return _squashed_reason(phrase, words)
 
 
 # ============================================================================================
@@ -1254,7 +1281,7 @@ _NEWLINES = re.compile(r"\s*\n[\s\n]*")
 _LEET_HINT = re.compile(r"[a-z][0-9@$]+[a-z]|(?<![a-z0-9])[013457@$][a-z]{2}")
 _LEET_TOKEN = re.compile(r"[a-z0-9@$]*[a-z][a-z0-9@$]*")
 _LEET = str.maketrans("0134578@$", "oieastbas")
-_SPACED_LETTERS = re.compile(r"(?<![a-z])(?:[a-z][ .\-_*|/+]{1,3}){3,}[a-z](?![a-z])")
+_SPACED_LETTERS = re.compile(r"(?<![a-z])(?:[a-z][ .\-_*|/+]{1,3}){2,}[a-z](?![a-z])")
 
 # Letters that look like Latin ones: Cyrillic and Greek look-alikes ("іgnоrе" with Cyrillic і,
 # о, е) and small capitals ("ɪɢɴᴏʀᴇ"), which NFKC leaves alone.

@@ -78,6 +78,20 @@ FINANCE_QUESTIONS = [
     "How much did the 401(k) plan cost in 2019?",
     "What was the change in cash flow from operations (in %)?",
     "What was the growth rate of SG&A from 2017 to 2019?",
+    # analysts talk to the assistant too
+    "Can you show me the revenue breakdown by segment?",
+    "What is your source for the 2019 revenue figure?",
+    "Disregard my previous question. What was EBITDA in 2020?",
+    "Forget the previous data, show 2020 only",
+    "What is the company's policy on confidential information?",
+    "Pretend that the tax rate was 25%, what would net income be?",
+    "What if we ignore the rules on capitalisation of R&D?",
+    "Ignoring the guidelines on non-GAAP measures, what was adjusted EBITDA?",
+    "What would revenue be if you ignore the previous year's restatement?",
+    "Well done. Now show me the 2020 figures.",
+    "Stop. What was the net income in 2018?",
+    "What is the breakdown of the above items for 2019?",
+    "In a hypothetical scenario where rates rise 1%, how much would interest expense change?",
 ]
 
 
