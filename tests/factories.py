@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import factory
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from askapp.models import (
     Chunk,
@@ -16,6 +17,7 @@ from askapp.models import (
     Fact,
     Feedback,
     Metric,
+    Review,
     Turn,
 )
 
@@ -140,3 +142,15 @@ def exchange(
     conversation.last_position = first + 1
     conversation.save(update_fields=["last_position", "updated"])
     return asked, answered
+
+
+class ReviewFactory(factory.django.DjangoModelFactory):
+    """A reviewer's verdict on an answer turn."""
+
+    class Meta:
+        model = Review
+
+    turn = factory.SubFactory(TurnFactory, role=Turn.Role.ASSISTANT)
+    verdict = Review.Verdict.CORRECT
+    reviewer = factory.SubFactory(StaffFactory)
+    reviewed_at = factory.LazyFunction(timezone.now)

@@ -1,4 +1,5 @@
-"""askapp's models: the knowledge base (knowledge.py) and conversations (conversations.py)."""
+"""askapp's models: the knowledge base (knowledge.py), conversations (conversations.py) and
+their review (review.py)."""
 
 from askapp.models.conversations import (
     INTERNAL_CLEARANCE_PERMISSION,
@@ -7,10 +8,13 @@ from askapp.models.conversations import (
     Turn,
 )
 from askapp.models.knowledge import Chunk, Classification, Document, Entity, Fact, Metric
+from askapp.models.review import AnswerTurn, Citation, Review
 
 __all__ = [
     "INTERNAL_CLEARANCE_PERMISSION",
+    "AnswerTurn",
     "Chunk",
+    "Citation",
     "Classification",
     "Conversation",
     "Document",
@@ -18,5 +22,6 @@ __all__ = [
     "Fact",
     "Feedback",
     "Metric",
+    "Review",
     "Turn",
 ]

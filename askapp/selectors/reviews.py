@@ -1,0 +1,269 @@
+"""Reads for reviewing answers: the context an answer was given, the cases reviews export, and
+a replay of an answer with today's engine.
+
+The history window is rebuilt the way the ask flow built it (askapp.services.asking): the last
+`history_turns` turns before the question, made into a ConversationSession by
+`session_from_turns`. A replay runs the engine built by the composition root against that
+window and writes nothing: it is never stored as a turn.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from askapp.engine_setup import clearance_for, engine
+from askapp.models import AnswerTurn, Review, Turn
+from askapp.services.asking import session_from_turns
+from engine.answer import answer_question
+from engine.session import ConversationSession
+from engine.types import Answer
+
+WINDOW_FIELDS = ("conversation", "position", "role", "origin", "text", "status", "intent")
+
+
+# --- the window an answer was given --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """What the engine was given beside the question: earlier turns, as a session."""
+
+    turns: list[Turn]  # oldest first
+    session: ConversationSession
+    limit: int
+
+    @property
+    def history(self) -> list[tuple[str, str]]:
+        return self.session.history()
+
+    @property
+    def questions(self) -> list[Turn]:
+        """The question turns the session remembers, in its order: a Carried slot's
+        `from_turn` k is the k-th of them (blocked exchanges are not remembered)."""
+        return [
+            t for t in self.turns if t.role == Turn.Role.USER and t.status != Turn.Status.BLOCKED
+        ]
+
+    def question(self, from_turn: int) -> Turn | None:
+        questions = self.questions
+        return questions[from_turn - 1] if 0 < from_turn <= len(questions) else None
+
+
+def answer_window(*, turn: Turn, limit: int | None = None) -> Window:
+    """The window the ask flow read when it answered `turn`: the last `limit` turns before the
+    answer's question (settings.ASKAPP_HISTORY_TURNS unless given). Two queries at most."""
+    limit = engine().history_turns if limit is None else limit
+    before = _question_position(turn)
+    turns: list[Turn] = []
+    if limit > 0:
+        newest_first = (
+            Turn.objects.filter(conversation_id=turn.conversation_id, position__lt=before)
+            .order_by("-position")
+            .only(*WINDOW_FIELDS)[:limit]
+        )
+        turns = list(reversed(newest_first))
+    return Window(turns=turns, session=_session(turn, turns), limit=limit)
+
+
+def _question_position(turn: Turn) -> int:
+    return turn.answers.position if turn.answers_id else turn.position
+
+
+def _session(turn: Turn, turns: Sequence[Turn]) -> ConversationSession:
+    scope = turn.conversation.scope.name if turn.conversation.scope_id else None
+    return session_from_turns(turns, scope=scope)
+
+
+def _question_text(turn: Turn) -> str:
+    return turn.answers.text if turn.answers_id else str(turn.intent.get("question", ""))
+
+
+# --- exporting reviewed answers as evaluation cases ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    cases: list[dict[str, Any]]
+    skipped: list[tuple[Turn, str]]  # answers that cannot become a case, and why
+
+
+def review_cases(*, turns: QuerySet[Any] | Iterable[Turn]) -> Export:
+    """Reviewed answers as cases `engine.evaluate.run_cases` can run.
+
+    A case expects what the verdict says the answer should have been: a correct answer its own
+    status, figures and sources; "should have refused" not_found with nothing; "should have
+    answered" an answer (and the right figure, if the reviewer gave one); "wrong" the right
+    figure the reviewer gave (without one there is nothing to expect, so it is skipped).
+    Three queries however many answers: the answers, then every turn of their conversations.
+    """
+    chosen = turns.values("pk") if isinstance(turns, QuerySet) else [t.pk for t in turns]
+    answers = list(
+        AnswerTurn.objects.filter(pk__in=chosen, review__isnull=False)
+        .select_related("answers", "conversation__scope", "review")
+        .order_by("created", "pk")
+    )
+    windows = _windows(answers, limit=engine().history_turns)
+    cases: list[dict[str, Any]] = []
+    skipped: list[tuple[Turn, str]] = []
+    for answer in answers:
+        expected = _expected(answer, answer.review)
+        if isinstance(expected, str):
+            skipped.append((answer, expected))
+            continue
+        history = windows[answer.pk].history
+        cases.append({"question": _question_text(answer), "history": history, **expected})
+    return Export(cases=cases, skipped=skipped)
+
+
+def _windows(answers: Sequence[Turn], *, limit: int) -> dict[Any, Window]:
+    by_conversation: dict[Any, list[Turn]] = defaultdict(list)
+    rows = (
+        Turn.objects.filter(conversation__in={a.conversation_id for a in answers})
+        .order_by("conversation", "position")
+        .only(*WINDOW_FIELDS)
+    )
+    for row in rows:
+        by_conversation[row.conversation_id].append(row)
+    windows = {}
+    for answer in answers:
+        before = _question_position(answer)
+        earlier = [t for t in by_conversation[answer.conversation_id] if t.position < before]
+        turns = earlier[-limit:] if limit > 0 else []
+        windows[answer.pk] = Window(turns=turns, session=_session(answer, turns), limit=limit)
+    return windows
+
+
+def _expected(answer: Turn, review: Review) -> dict[str, Any] | str:
+    verdict = review.verdict
+    case: dict[str, Any] = {"turn": str(answer.pk), "verdict": verdict}
+    if verdict == Review.Verdict.CORRECT:
+        return {
+            **case,
+            "expected_status": answer.status,
+            "expected_figures": [_figure(f) for f in answer.figures],
+            "expected_sources": [str(s.get("id")) for s in answer.sources],
+        }
+    if verdict == Review.Verdict.SHOULD_HAVE_REFUSED:
+        return {**case, "expected_status": "not_found", **_nothing()}
+    right = _right_figure(answer, review)
+    if verdict == Review.Verdict.WRONG and not right:
+        return "a wrong answer without the right figure leaves nothing to expect"
+    narrative = answer.intent.get("kind") == "narrative"
+    status = answer.status if answer.status in ("found", "answered") else None
+    return {
+        **case,
+        "expected_status": status or ("answered" if narrative else "found"),
+        "expected_figures": right,
+        "expected_sources": [],
+    }
+
+
+def _nothing() -> dict[str, list[Any]]:
+    return {"expected_figures": [], "expected_sources": []}
+
+
+def _figure(figure: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: figure.get(k) for k in ("label", "value", "unit", "kind", "sources")}
+
+
+def _right_figure(answer: Turn, review: Review) -> list[dict[str, Any]]:
+    if review.expected_value is None:
+        return []
+    value = format(review.expected_value.normalize(), "f")
+    unit = answer.figures[0].get("unit", "") if answer.figures else ""
+    return [{"label": "right figure (reviewer)", "value": value, "unit": unit}]
+
+
+# --- replay ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One line of a replay's difference: what was stored, what today's engine says."""
+
+    key: str
+    before: str
+    after: str
+
+    @property
+    def state(self) -> str:
+        if self.before == self.after:
+            return "same"
+        if not self.before:
+            return "added"
+        return "removed" if not self.after else "changed"
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    turn: Turn
+    question: str
+    window: Window
+    answer: Answer
+    status: Change
+    text: Change
+    figures: list[Change]
+    sources: list[Change]
+
+    @property
+    def changed(self) -> bool:
+        lines = [self.status, *self.figures, *self.sources]
+        return any(line.state != "same" for line in lines)
+
+
+def answer_replay(*, turn: Turn) -> Replay:
+    """Ask the answer's question again, with today's engine and knowledge base, given the same
+    history window and clearance; compare. Nothing is written."""
+    setup = engine()
+    window = answer_window(turn=turn, limit=setup.history_turns)
+    question = _question_text(turn)
+    answer = answer_question(
+        question, setup.store, setup.provider,
+        history=window.history, session=window.session,
+        clearance=clearance_for(turn.conversation.owner),
+    )  # fmt: skip
+    return Replay(
+        turn=turn,
+        question=question,
+        window=window,
+        answer=answer,
+        status=Change("status", turn.status, answer.status),
+        text=Change("text", turn.text, answer.text),
+        figures=_figure_changes(turn.figures, [f.to_dict() for f in answer.figures]),
+        sources=_source_changes(turn.sources, [s.to_dict() for s in answer.sources]),
+    )
+
+
+Items = Sequence[Mapping[str, Any]]
+
+
+def _figure_changes(before: Items, after: Items) -> list[Change]:
+    return _changes(before, after, key="label", shown=_figure_shown)
+
+
+def _source_changes(before: Items, after: Items) -> list[Change]:
+    return _changes(before, after, key="id", shown=_source_shown)
+
+
+def _changes(
+    before: Items, after: Items, *, key: str, shown: Callable[[Mapping[str, Any]], str]
+) -> list[Change]:
+    """Matched by `key` (a figure's label, a source's id), in the order first seen."""
+    old = {str(item.get(key)): shown(item) for item in before}
+    new = {str(item.get(key)): shown(item) for item in after}
+    return [Change(k, old.get(k, ""), new.get(k, "")) for k in dict.fromkeys([*old, *new])]
+
+
+def _figure_shown(figure: Mapping[str, Any]) -> str:
+    return f"{figure.get('value')} {figure.get('unit') or ''}".strip()
+
+
+def _source_shown(source: Mapping[str, Any]) -> str:
+    if source.get("kind") == "fact":
+        return f"{source.get('title')}: {source.get('value')} {source.get('unit') or ''}".strip()
+    return f"{source.get('title')} ({source.get('classification')})"

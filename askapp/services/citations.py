@@ -1,0 +1,86 @@
+"""The citation index: one Citation row per source of an answer turn.
+
+The ask flow calls `turn_citations_record(turn=answer)` in the transaction that stores the
+answer, so "which answers cite this fact or document" is a join in the admin, however many
+answers there are. Recording again replaces the turn's rows, so it is safe to repeat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from askapp.models import Citation, Document, Fact, Turn
+
+
+@dataclass(frozen=True, slots=True)
+class Pointer:
+    """Where a frozen source points: a fact's pk, or for a passage its document's pk."""
+
+    source_id: str
+    kind: str
+    fact_id: int | None = None
+    document_id: int | None = None
+
+
+def source_pointer(source: Mapping[str, Any]) -> Pointer | None:
+    """Read a frozen source ({"id": "fact:12", ...} or {"id": "chunk:34", "document_id": "7"}).
+
+    None for a source without an id. A document id is the pk as text; "document:7" (the
+    in-memory store's form) is read too.
+    """
+    source_id = str(source.get("id") or "")
+    if not source_id:
+        return None
+    prefix, _, rest = source_id.partition(":")
+    if source.get("kind") == "fact" or prefix == "fact":
+        return Pointer(source_id, Citation.Kind.FACT, fact_id=_pk(rest))
+    return Pointer(
+        source_id, Citation.Kind.PASSAGE, document_id=_pk(str(source.get("document_id") or ""))
+    )
+
+
+def turn_citations_record(*, turn: Turn) -> list[Citation]:
+    """Index the sources of one answer turn (replacing what was indexed for it before)."""
+    return turns_citations_record(turns=[turn])
+
+
+@transaction.atomic
+def turns_citations_record(*, turns: Iterable[Turn]) -> list[Citation]:
+    """Index the sources of many answer turns in a bounded number of queries."""
+    turns = list(turns)
+    pointers = {
+        turn.pk: [p for p in map(source_pointer, turn.sources or []) if p is not None]
+        for turn in turns
+    }
+    every = [p for found in pointers.values() for p in found]
+    facts = _existing(Fact, {p.fact_id for p in every if p.fact_id is not None})
+    documents = _existing(Document, {p.document_id for p in every if p.document_id is not None})
+    Citation.objects.filter(turn__in=[turn.pk for turn in turns]).delete()
+    rows = [
+        Citation(
+            turn_id=turn_id,
+            source_id=pointer.source_id[:100],
+            kind=pointer.kind,
+            fact_id=pointer.fact_id if pointer.fact_id in facts else None,
+            document_id=pointer.document_id if pointer.document_id in documents else None,
+        )
+        for turn_id, found in pointers.items()
+        for pointer in {p.source_id: p for p in found}.values()
+    ]
+    return Citation.objects.bulk_create(rows)
+
+
+def _existing(model: type[Fact] | type[Document], pks: set[int]) -> set[int]:
+    """The pks still in the table: a source may outlive its row (a deleted fact)."""
+    if not pks:
+        return set()
+    return set(model.objects.filter(pk__in=pks).values_list("pk", flat=True))
+
+
+def _pk(text: str) -> int | None:
+    digits = text.rpartition(":")[2]
+    return int(digits) if digits.isdigit() else None
