@@ -29,7 +29,7 @@ from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.store import InMemoryStore, KnowledgeStore
 from engine.tables import read_table, table_scale
-from engine.types import PUBLIC, Answer, Fact, Passage, Term
+from engine.types import DEFAULT_CLEARANCE, PUBLIC, Answer, Fact, Passage, Term
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "eval"
 ENTITY = "Company"
@@ -266,13 +266,28 @@ def run_pacific(
     return results
 
 
-def run_cases(cases: Iterable[Mapping[str, Any]], store: KnowledgeStore) -> list[Scored]:
-    """Reviewer-exported cases: {question, history, expected_status, expected_figures}."""
+def run_cases(
+    cases: Iterable[Mapping[str, Any]],
+    store: KnowledgeStore,
+    *,
+    clearance: frozenset[str] = DEFAULT_CLEARANCE,
+) -> list[Scored]:
+    """Reviewer-exported cases: {question, history, scope?, expected_status, expected_figures}.
+
+    The earlier questions of a case are asked again through one session first, so a
+    follow-up ("and in FY2022?") gets the slots it carried when it was answered."""
     provider = MockProvider()
     results = []
     for case in cases:
         history = [(str(role), str(text)) for role, text in case.get("history", [])]
-        answer = answer_question(case["question"], store, provider, history=history)
+        session = ConversationSession(scope=case.get("scope"))
+        for role, text in history:
+            if role == "user":
+                answer_question(text, store, provider, session=session, clearance=clearance)
+        answer = answer_question(
+            case["question"], store, provider, history=history, session=session,
+            clearance=clearance,
+        )  # fmt: skip
         outcome = _case_outcome(answer, case)
         results.append(
             _scored(

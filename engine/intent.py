@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple
 
 Kind = Literal["lookup", "comparison", "multi", "narrative", "unsupported"]
 Operation = Literal[
@@ -25,8 +25,10 @@ class Ambiguity:
     choices: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Intent:
+class Intent(NamedTuple):
+    """Immutable; a NamedTuple rather than a dataclass because the parser makes one per
+    question and tuple construction is several times cheaper."""
+
     question: str
     kind: Kind
     operation: Operation | None = None
@@ -41,7 +43,7 @@ class Intent:
     follow_up: bool = False  # elliptical ("and in FY2022?"): leans on earlier questions
 
     def with_(self, **changes: Any) -> Intent:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
     @property
     def structured(self) -> bool:

@@ -117,15 +117,19 @@ class IntentParser:
         used = _period_mask(tokens, frame)
         entities = self._link_entities(tokens, used)
         metrics, ambiguous, metric_spans = self._link_metrics(tokens, used)
-        leftover = [t.norm for t, taken in zip(tokens, used, strict=True) if not taken]
+        leftover: list[str] = []
+        loose: list[str] = []
+        for token, taken in zip(tokens, used, strict=True):
+            if not taken:
+                leftover.append(token.norm)
+                if token.norm not in NOT_CONTENT and not token.norm[0].isdigit():
+                    loose.append(token.text)
         seen = frozenset(leftover)
         families = _operations(leftover, seen)
         operation = _operation(seen, families, frame, len(entities), len(metrics))
         periods = frame.periods
         if frame.is_range and operation in AGGREGATES:
             periods = expand_range(periods[0], periods[-1])
-        loose = [t.text for t, taken in zip(tokens, used, strict=True)
-                 if not taken and _is_content(t.norm)]  # fmt: skip
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
         return Intent(
@@ -197,8 +201,9 @@ class IntentParser:
             if not used[i] and norm in by_word:
                 positions.setdefault(norm, []).append(i)
                 candidates.update(by_word[norm])
-        held = positions.keys()
-        full = [self._labels[c] for c in candidates if self._labels[c].keys <= held]
+        held = set(positions)
+        labels = self._labels
+        full = [labels[c] for c in candidates if labels[c].keys <= held]
         if full:
             return self._take_full(full, positions, used)
         return self._take_partial(candidates, positions, used)
@@ -298,11 +303,15 @@ def _is_content(word: str) -> bool:
 def _operations(leftover: list[str], seen: frozenset[str]) -> set[str]:
     """The families of arithmetic a question asks for; more than one is a compound question."""
     families = set()
-    if seen & RATIO or (seen & PERCENT and "of" in seen and _percent_of(leftover)):
+    if not seen.isdisjoint(RATIO) or (
+        not seen.isdisjoint(PERCENT) and "of" in seen and _percent_of(leftover)
+    ):
         families.add("ratio")
-    if seen & AVERAGE:
+    if not seen.isdisjoint(AVERAGE):
         families.add("average")
-    if seen & CHANGE_OR_GROWTH or ("how" in seen and "much" in seen and seen & HIGHER_OR_LOWER):
+    if not seen.isdisjoint(CHANGE_OR_GROWTH) or (
+        "how" in seen and "much" in seen and not seen.isdisjoint(HIGHER_OR_LOWER)
+    ):
         families.add("change")
     return families
 
@@ -314,23 +323,29 @@ def _operation(
     n_entities: int,
     n_metrics: int,
 ) -> Operation | None:
-    percent = bool(seen & PERCENT)
+    percent = not seen.isdisjoint(PERCENT)
     if "ratio" in families:
         return "percent_of" if percent else "ratio"
     if "average" in families:
         return "average"
-    if seen & GROWTH or (seen & CHANGE and percent and not seen & ABSOLUTE):
+    if not seen.isdisjoint(GROWTH) or (
+        not seen.isdisjoint(CHANGE) and percent and seen.isdisjoint(ABSOLUTE)
+    ):
         return "percent_change"
     if "change" in families:
         return "difference"
-    if seen & HIGHER_OR_LOWER and seen & WHICH:
-        return "higher" if seen & HIGHER else "lower"
+    if not seen.isdisjoint(HIGHER_OR_LOWER) and not seen.isdisjoint(WHICH):
+        return "higher" if not seen.isdisjoint(HIGHER) else "lower"
     if percent:
         return "percent_change"
     many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
-    if seen & SUM and many:
+    if not seen.isdisjoint(SUM) and many:
         return "sum"
-    if seen & TREND or (frame.relative_last or 0) > 1 or (frame.is_range and not many):
+    if (
+        not seen.isdisjoint(TREND)
+        or (frame.relative_last or 0) > 1
+        or (frame.is_range and not many)
+    ):
         return "trend"
     if frame.is_range and len(frame.periods) == 2 and "respectively" not in seen:
         return "trend"
@@ -354,9 +369,11 @@ def _kind(
     ambiguous: tuple[Ambiguity, ...],
 ) -> Kind:
     n_entities, n_metrics, n_periods = counts
-    if (seen & UNSUPPORTED and not n_periods) or _counts_periods(leftover, seen):
+    if (not seen.isdisjoint(UNSUPPORTED) and not n_periods) or _counts_periods(leftover, seen):
         return "unsupported"
-    threshold = ("than" in seen and seen & HIGHER_OR_LOWER) or seen & THRESHOLD
+    threshold = ("than" in seen and not seen.isdisjoint(HIGHER_OR_LOWER)) or not seen.isdisjoint(
+        THRESHOLD
+    )
     if threshold and any(w[0].isdigit() for w in leftover):
         return "unsupported"  # "in which years was it above 150 million": a filter, not a lookup
     if len(families) > 1 and (n_metrics or ambiguous):
@@ -385,7 +402,7 @@ def _counts_periods(leftover: list[str], seen: frozenset[str]) -> bool:
 
 
 def _narrative(seen: frozenset[str], operation: Operation | None) -> bool:
-    if seen & NARRATIVE:
+    if not seen.isdisjoint(NARRATIVE):
         return True
     if "how" in seen and "much" not in seen and "many" not in seen:
         return operation is None

@@ -70,6 +70,20 @@ def test_reviewer_cases_run_against_a_store() -> None:
     assert outcomes == ["correct", "correct", "wrong"]
 
 
+def test_a_follow_up_case_gets_its_carried_slots_back() -> None:
+    case = {
+        "question": "and in FY2022?",
+        "history": [
+            ["user", "What was Apple's revenue in FY2023?"],
+            ["assistant", "Apple's Revenue in FY2023 was USD 383.3 billion [1]."],
+        ],
+        "expected_status": "found",
+        "expected_figures": [{"value": "394328000000"}],
+    }
+
+    assert [r.outcome for r in run_cases([case], demo_store())] == ["correct"]
+
+
 def test_the_command_prints_a_table(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["tatqa", "--limit", "20"]) == 0
 
