@@ -20,13 +20,18 @@ _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 _YEAR = r"(?:19|20)\d{2}"
 _PERIOD = re.compile(
+    # The lookahead lets the scan skip, with one test, every position where no period can
+    # start (the alternatives below begin with a digit or with q, f, s or t).
     rf"""
+    (?=[0-9qfst])
+    (?:
     (?P<quarter>\bq(?P<qn>[1-4])\s*(?:of\s+)?(?:fy\s*'?|fiscal\s+(?:year\s+)?)?(?P<qy>{_YEAR}|\d{{2}})\b)
   | (?P<quarter_words>\b(?P<qw>first|second|third|fourth)\s+quarter\s+(?:of\s+)?
         (?:fy\s*'?|fiscal\s+(?:year\s+)?)?(?P<qwy>{_YEAR})\b)
   | (?P<fy>\bfy\s*'?(?P<fyy>{_YEAR}|\d{{2}})\b)
   | (?P<fiscal>\bfiscal\s+(?:year\s+)?(?P<fisy>{_YEAR}|\d{{2}})\b)
   | (?P<year>(?<![\d$£€.,])(?P<yy>{_YEAR})(?![\d%]|[.,]\d|\s*(?:%|percent\b)))
+    )
     """,
     re.IGNORECASE | re.VERBOSE,
 )
