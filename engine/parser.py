@@ -44,6 +44,12 @@ STOP = _lexicon(
     like level figure
     """
 )
+# Words that never tell two line items apart. Smaller than STOP on purpose: "state" in
+# "State income tax" or "total" in "Total assets" are part of what a label means.
+LABEL_STOP = _lexicon(
+    """a an the of in on at for to from by with and or as its their our
+    year years fiscal fy period quarter ended ending"""
+)
 # Label words a question may leave out without changing which line item it means.
 SOFT = _lexicon("total consolidated reported overall aggregate group net")
 
@@ -458,7 +464,7 @@ def _metric_index(
     raw: list[tuple[str, frozenset[str]]] = []
     for term in vocabulary.metrics:
         for label in dict.fromkeys((term.name, *term.aliases)):
-            keys = frozenset(w for w in words(label) if w not in STOP)
+            keys = frozenset(w for w in words(label) if w not in LABEL_STOP)
             if keys:
                 raw.append((term.name, keys))
     frequency: dict[str, int] = defaultdict(int)
