@@ -1,13 +1,342 @@
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+"""The chat pages: server-rendered, and complete without JavaScript.
 
+Every form posts here, the view calls the same services the API calls (askapp/services), and
+answers with a redirect to a page that shows the result (POST, redirect, GET). With JavaScript
+on, static/askapp/chat.js sends the same forms to the API instead (/v1/ask/stream and the
+rest), and then fetches `turn_fragment` to show a finished answer exactly as this page renders
+it: one template for an answer, whichever way it arrived (docs/adr/0016).
+"""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from askapp.api.throttles import AnonThrottle, UserThrottle
+from askapp.api.views import request_owner
+from askapp.engine_setup import clearance_for
+from askapp.errors import AskFailed, NotFound
+from askapp.forms import AskForm, FeedbackForm, RenameForm, SearchForm
+from askapp.models import Conversation, Feedback, Turn
+from askapp.presentation import exchange_views
+from askapp.selectors.conversations import (
+    Owner,
+    conversation_get,
+    conversation_list,
+    conversation_turns,
+    turn_get,
+)
 from askapp.selectors.knowledge import knowledge_base_counts
+from askapp.services.asking import ask, ask_prepare
+from askapp.services.conversations import (
+    conversation_create,
+    conversation_delete,
+    conversation_rename,
+    feedback_submit,
+)
+
+PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # the script puts real ids in URLs
+RECENT = 15
+PAGE_SIZE = 25
+EXAMPLES = (
+    "What was Apple's revenue in FY2023?",
+    "Compare Microsoft and Alphabet net income in FY2023",
+    "What was Tesla's revenue from FY2021 to FY2023?",
+    "What did Microsoft say about cloud revenue?",
+)
+# The page's own script and styles only: a question or excerpt that escaped escaping would
+# still not run. connect-src covers the API calls the script makes.
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+
+View = Callable[..., HttpResponse]
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    """What the product is and what the knowledge base holds (the chat page replaces it)."""
-    return render(request, "home.html", {"counts": knowledge_base_counts()})
+def chat_page(view: View) -> View:
+    """Let in a logged-in user, or anyone when anonymous chat is on; send others to log in.
+    The view gets the owner (None: an anonymous visitor whose session owns nothing yet)."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not (request.user.is_authenticated or settings.ASKAPP_ANONYMOUS_CHAT):
+            return redirect_to_login(request.get_full_path())
+        owner = request_owner(request, create=request.method == "POST")
+        if owner is not None and owner.user_id is None:
+            # Saving an empty session does not send its cookie; marking it modified does, so
+            # the visitor keeps the conversations this session now owns.
+            request.session.modified = True
+        try:
+            response = view(request, owner, *args, **kwargs)
+        except NotFound as exc:
+            raise Http404(exc.message) from exc
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        return response
+
+    return wrapper
+
+
+def _recent(owner: Owner | None) -> list[Conversation]:
+    if owner is None:
+        return []
+    return list(conversation_list(owner=owner)[:RECENT])
+
+
+def _page(
+    request: HttpRequest, owner: Owner | None, template: str, status: int = 200, **context: Any
+) -> HttpResponse:
+    context.setdefault("recent", _recent(owner))
+    context.setdefault("anonymous_chat", settings.ASKAPP_ANONYMOUS_CHAT)
+    context.setdefault("placeholder", PLACEHOLDER_ID)
+    return render(request, template, context, status=status)
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+@require_GET
+@chat_page
+def home(request: HttpRequest, owner: Owner | None) -> HttpResponse:
+    """A new conversation: the ask form with an optional company scope."""
+    return _page(
+        request,
+        owner,
+        "chat/conversation.html",
+        form=AskForm(),
+        counts=knowledge_base_counts(),
+        examples=EXAMPLES,
+    )
+
+
+@require_GET
+@chat_page
+def conversations(request: HttpRequest, owner: Owner | None) -> HttpResponse:
+    """All the visitor's conversations, most recently active first, searchable."""
+    search = SearchForm(request.GET)
+    words = search.cleaned_data["q"] if search.is_valid() else ""
+    rows = conversation_list(owner=owner, search=words) if owner else Conversation.objects.none()
+    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    return _page(request, owner, "chat/list.html", search=search, words=words, page=page, recent=[])
+
+
+@require_GET
+@chat_page
+def conversation(
+    request: HttpRequest, owner: Owner | None, conversation_id: uuid.UUID
+) -> HttpResponse:
+    return _conversation_page(request, _owned(owner), conversation_id)
+
+
+def _conversation_page(
+    request: HttpRequest,
+    owner: Owner,
+    conversation_id: uuid.UUID,
+    *,
+    form: AskForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    chat = conversation_get(owner=owner, conversation_id=conversation_id)
+    turns = conversation_turns(conversation=chat)
+    return _page(
+        request,
+        owner,
+        "chat/conversation.html",
+        status=status,
+        conversation=chat,
+        exchanges=exchange_views(turns, verdicts=_verdicts(owner, turns)),
+        form=form or AskForm(initial={"conversation": chat.pk}),
+        rename=RenameForm(initial={"title": chat.title}),
+    )
+
+
+@require_GET
+@chat_page
+def turn_fragment(request: HttpRequest, owner: Owner | None, turn_id: uuid.UUID) -> HttpResponse:
+    """One exchange (a question and its answer) as the conversation page renders it. The
+    script fetches it when a streamed answer is done, so both paths show the same HTML."""
+    turn = turn_get(owner=_owned(owner), turn_id=turn_id)
+    question = turn if turn.role == Turn.Role.USER else turn.answers
+    if question is None:
+        raise Http404("This turn answers no question.")
+    earlier = list(
+        Turn.objects.filter(
+            conversation_id=question.conversation_id,
+            role=Turn.Role.USER,
+            position__lt=question.position,
+        )
+        .order_by("position")
+        .only("id", "text", "position")
+    )
+    answers = list(question.answer_turns.order_by("position"))
+    (exchange,) = exchange_views(
+        [question, *answers], earlier=earlier, verdicts=_verdicts(owner, answers)
+    )
+    return render(request, "chat/_exchange.html", {"exchange": exchange})
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["anonymous_chat"] = settings.ASKAPP_ANONYMOUS_CHAT
+        return context
+
+
+class LogoutView(auth_views.LogoutView):
+    """Log out by POST (the header's button), then back to a new conversation."""
+
+
+# --- forms (the no-JavaScript paths) --------------------------------------------------------
+
+
+@require_POST
+@chat_page
+def ask_question(request: HttpRequest, owner: Owner | None) -> HttpResponse:
+    """Ask, store, and show the conversation (POST, redirect, GET)."""
+    owner = _owned(owner)
+    form = AskForm(request.POST)
+    if not form.is_valid():
+        return _ask_form_again(request, owner, form, status=400)
+    wait = _throttled(request)
+    if wait is not None:
+        form.add_error(None, f"Too many questions at once: try again in {wait} seconds.")
+        return _ask_form_again(request, owner, form, status=429)
+    conversation_id = form.cleaned_data["conversation"]
+    scope = form.cleaned_data["scope"]
+    if conversation_id is None and scope is not None:
+        conversation_id = conversation_create(owner=owner, scope=scope).pk
+    prepared = ask_prepare(
+        owner=owner,
+        question=form.cleaned_data["question"],
+        clearance=clearance_for(request.user),
+        conversation_id=conversation_id,
+    )
+    try:
+        stored = ask(prepared=prepared)
+    except AskFailed as failed:
+        messages.error(request, f"The question could not be answered: {failed.message}")
+        return redirect(_at(failed.conversation.pk, f"exchange-{failed.turn.pk}"))
+    return redirect(_at(stored.conversation.pk, f"answer-{stored.answer.pk}"))
+
+
+def _ask_form_again(
+    request: HttpRequest, owner: Owner, form: AskForm, *, status: int
+) -> HttpResponse:
+    """The page the question was asked on, with the form's errors."""
+    conversation_id = form.cleaned_data.get("conversation")
+    if conversation_id:
+        return _conversation_page(request, owner, conversation_id, form=form, status=status)
+    return _page(
+        request,
+        owner,
+        "chat/conversation.html",
+        status=status,
+        form=form,
+        counts=knowledge_base_counts(),
+        examples=EXAMPLES,
+    )
+
+
+def _throttled(request: HttpRequest) -> int | None:
+    """Seconds to wait when the asker is over the API's rate: the form path counts against
+    the same per-user and per-client limits as /v1/ask, so it is no way around them."""
+    for throttle in (UserThrottle(), AnonThrottle()):
+        if not throttle.allow_request(request, None):  # type: ignore[arg-type]
+            return max(1, round(throttle.wait() or 1))
+    return None
+
+
+@require_POST
+@chat_page
+def rename(request: HttpRequest, owner: Owner | None, conversation_id: uuid.UUID) -> HttpResponse:
+    chat = conversation_get(owner=_owned(owner), conversation_id=conversation_id)
+    form = RenameForm(request.POST)
+    if form.is_valid():
+        conversation_rename(conversation=chat, title=form.cleaned_data["title"])
+        messages.success(request, "Conversation renamed.")
+    else:
+        messages.error(request, "; ".join(form.errors.get("title", [])))
+    return redirect(reverse("conversation", args=[chat.pk]))
+
+
+@require_POST
+@chat_page
+def delete(request: HttpRequest, owner: Owner | None, conversation_id: uuid.UUID) -> HttpResponse:
+    chat = conversation_get(owner=_owned(owner), conversation_id=conversation_id)
+    conversation_delete(conversation=chat)
+    messages.success(request, "Conversation deleted.")
+    return redirect(reverse("home"))
+
+
+@require_POST
+@chat_page
+def feedback(request: HttpRequest, owner: Owner | None, turn_id: uuid.UUID) -> HttpResponse:
+    owner = _owned(owner)
+    turn = turn_get(owner=owner, turn_id=turn_id)
+    form = FeedbackForm(request.POST)
+    if form.is_valid():
+        feedback_submit(
+            turn=turn,
+            owner=owner,
+            value=form.cleaned_data["value"],
+            comment=form.cleaned_data["comment"],
+        )
+        messages.success(request, "Thank you: your feedback was recorded.")
+    else:
+        messages.error(request, "Choose helpful or not helpful.")
+    return redirect(_at(turn.conversation_id, f"answer-{turn.pk}"))
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def _owned(owner: Owner | None) -> Owner:
+    """An anonymous visitor without a session owns nothing: every id is someone else's."""
+    if owner is None:
+        raise Http404("Nothing here belongs to this session.")
+    return owner
+
+
+def _at(conversation_id: uuid.UUID, anchor: str) -> str:
+    return f"{reverse('conversation', args=[conversation_id])}#{anchor}"
+
+
+def _verdicts(owner: Owner | None, turns: list[Turn]) -> dict[str, str]:
+    """The visitor's own verdict on each answer, by turn id."""
+    answers = [t.pk for t in turns if t.role == Turn.Role.ASSISTANT]
+    if owner is None or not answers:
+        return {}
+    mine = Feedback.objects.filter(turn_id__in=answers)
+    if owner.user_id is not None:
+        mine = mine.filter(user_id=owner.user_id)
+    else:
+        mine = mine.filter(user__isnull=True, session_key=owner.session_key)
+    return {str(turn_id): value for turn_id, value in mine.values_list("turn_id", "value")}

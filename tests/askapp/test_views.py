@@ -1,4 +1,5 @@
-"""The landing page says what askapp is and how much the knowledge base holds."""
+"""The front page is a new conversation: the ask form, example questions, and how much the
+knowledge base holds (the chat page replaced the landing page)."""
 
 from __future__ import annotations
 
@@ -10,21 +11,22 @@ from tests.factories import DocumentFactory, EntityFactory, FactFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_the_landing_page_shows_knowledge_base_counts(
-    client: Client, django_assert_num_queries
+def test_the_front_page_starts_a_conversation_and_shows_knowledge_base_counts(
+    client: Client, settings, django_assert_num_queries
 ) -> None:  # type: ignore[no-untyped-def]
+    settings.ASKAPP_ANONYMOUS_CHAT = True
     apple = EntityFactory(name="Apple")
     FactFactory.create_batch(3, entity=apple)
     DocumentFactory()
-    with django_assert_num_queries(4):
+    # the scope select's entities, then the four counts (no session yet: no recent list)
+    with django_assert_num_queries(5):
         response = client.get("/")
     page = response.content.decode()
     assert response.status_code == 200
-    assert "financial knowledge base" in page
-    assert "<dt>Facts</dt><dd>3</dd>" in page
-    assert "<dt>Entities</dt><dd>1</dd>" in page
-    assert "<dt>Documents</dt><dd>1</dd>" in page
-    assert 'href="/admin/"' in page
+    assert '<form method="post" action="/ask"' in page
+    assert '<option value="Apple">Apple</option>' in page
+    assert "What was Apple&#x27;s revenue in FY2023?" in page
+    assert "holds 3 facts about 1 company (3 metrics) and 1 document." in page
 
 
 def test_the_health_check_answers(client: Client) -> None:
