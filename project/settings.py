@@ -130,6 +130,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last (innermost) and sync-only, so that under ASGI the stack above runs in one thread.
+    "askapp.middleware.SyncStackMiddleware",
 ]
 
 ROOT_URLCONF = "project.urls"
@@ -239,7 +241,7 @@ ASKAPP_THROTTLE_ANON = _rate("ASKAPP_THROTTLE_ANON", "30/min")
 # Seconds of silence after which an answer stream sends a `: keepalive` comment, so proxies and
 # browsers keep a slow stream open.
 ASKAPP_SSE_KEEPALIVE = _float("ASKAPP_SSE_KEEPALIVE", 15.0, minimum=0.05)
-# Answer streams run the engine in worker threads (docs/adr/0009); at most this many at once
+# Answer streams run the engine in worker threads (docs/adr/0019); at most this many at once
 # per process. A stream beyond it waits, with keepalives, for a free thread.
 ASKAPP_STREAM_THREADS = _int("ASKAPP_STREAM_THREADS", 256, minimum=1, maximum=4096)
 

@@ -15,7 +15,7 @@ as is (a threaded server streams a sync iterator as it is read). Under ASGI, Dja
 buffer a sync iterator whole (docs/adr/0008), so `answer_frames_async` runs it in a worker
 thread of a dedicated pool and hands frames to the event loop through a queue: a slow answer
 holds one thread and no event-loop time, keepalives are sent while it pauses, and when the
-client goes away the thread still runs the answer to its end and stores it (docs/adr/0009).
+client goes away the thread still runs the answer to its end and stores it (docs/adr/0019).
 """
 
 from __future__ import annotations

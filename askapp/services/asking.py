@@ -10,7 +10,7 @@ ConversationSession from the stored turns, the way the engine's own session woul
 remembered them. `ask_events` runs the engine with `history=session.history()` and
 `session=session`, then writes the question and answer turns (and any client history) in one
 transaction. When the engine fails, the question alone is stored with status error and
-AskFailed is raised: no half-written answer is ever stored. See docs/adr/0010.
+AskFailed is raised: no half-written answer is ever stored. See docs/adr/0020.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import NoReturn
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from askapp.engine_setup import Engine, engine
+from askapp.engine_setup import Engine, OneQuestionStore, engine
 from askapp.errors import AskFailed, NotFound
 from askapp.models import Conversation, Turn
 from askapp.selectors.conversations import Owner, conversation_with_recent_turns
@@ -154,7 +154,7 @@ def ask_events(
     try:
         for event in answer_question_stream(
             prepared.question,
-            setup.store,
+            OneQuestionStore(setup.store),
             setup.provider,
             history=prepared.history,
             session=prepared.session,

@@ -2,7 +2,7 @@
 
 On PostgreSQL each ask takes the conversation's row lock when it reserves its positions, so
 asks that finish together queue there; SQLite serialises writers by its IMMEDIATE
-transactions instead (see docs/adr/0010).
+transactions instead (see docs/adr/0020).
 """
 
 from __future__ import annotations
