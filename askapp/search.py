@@ -28,7 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.db import OperationalError, connections
 
-from askapp.models import Chunk, Classification, Document
+from askapp.models import Chunk, Classification, Document, Entity
 
 logger = logging.getLogger(__name__)
 
@@ -176,8 +176,6 @@ def chunk_search(
 
 
 def _entity_ids(names: Sequence[str], using: str) -> tuple[int, ...]:
-    from askapp.models import Entity
-
     return tuple(
         Entity.objects.using(using).filter(name__in=list(names)).values_list("pk", flat=True)
     )
