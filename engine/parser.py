@@ -347,14 +347,10 @@ def _operation(
     many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
     if not seen.isdisjoint(SUM) and many:
         return "sum"
-    if (
-        not seen.isdisjoint(TREND)
-        or (frame.relative_last or 0) > 1
-        or (frame.is_range and not many)
-    ):
+    if not seen.isdisjoint(TREND) or (frame.relative_last or 0) > 1:
         return "trend"
-    if frame.is_range and len(frame.periods) == 2 and "respectively" not in seen:
-        return "trend"
+    # A bare range ("revenue from 2021 to 2023") names no operation: the plan lists it as a
+    # trend, while a follow-up may still take the operation of the question it continues.
     return None
 
 

@@ -14,7 +14,7 @@ from typing import Literal
 
 from engine.intent import Intent, Operation
 from engine.store import KnowledgeStore
-from engine.timeframe import period_sort_key
+from engine.timeframe import expand_range, period_sort_key
 from engine.types import Vocabulary, showable
 
 MAX_CHOICES = 8
@@ -100,6 +100,7 @@ def _held_periods(
 
 
 def _with_periods(intent: Intent, held: dict[tuple[str, str], list[str]]) -> Plan | Reply:
+    intent = _read_range(intent)
     operation = intent.operation
     every = sorted({p for periods in held.values() for p in periods}, key=period_sort_key)
     if not every:
@@ -122,6 +123,23 @@ def _with_periods(intent: Intent, held: dict[tuple[str, str], list[str]]) -> Pla
             return _plan(intent, ("",))
         return _ask_period(intent, every)
     return _plan(intent, intent.periods)
+
+
+AGGREGATES = ("sum", "average", "trend", "higher", "lower")
+
+
+def _read_range(intent: Intent) -> Intent:
+    """ "From 2017 to 2019" means every year between for an aggregate, and on its own (one
+    series, no operation named or carried) it asks for the trend."""
+    if not intent.period_range or len(intent.periods) < 2:
+        return intent
+    first, last = sorted(intent.periods, key=period_sort_key)[:: len(intent.periods) - 1]
+    one_series = len(intent.entities) * len(intent.metrics) == 1
+    if intent.operation is None and one_series and "respectively" not in intent.question.lower():
+        intent = intent.with_(kind="comparison", operation="trend")
+    if intent.operation in AGGREGATES:
+        intent = intent.with_(periods=expand_range(first, last))
+    return intent
 
 
 def _change_periods(intent: Intent, every: list[str]) -> Plan | Reply:

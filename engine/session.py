@@ -59,12 +59,15 @@ class ConversationSession:
             carried.append(Carried("entity", self.scope, 0, SCOPE))
         if intent.kind == "narrative":
             return intent.with_(entities=entities), tuple(carried)
+        # A reply to a question asked back ("Net income", after "Which figure do you mean?")
+        # completes the earlier question, so it leans on it like an elliptical follow-up.
+        follow = intent.follow_up or self._picks_the_figure_asked_for(intent)
         metrics = intent.metrics
-        if not metrics and intent.follow_up:
+        if not metrics and follow:
             metrics = self._carry("metrics", carried, "metric")
-        operation = intent.operation or self._carried_operation(intent, carried)
+        operation = intent.operation or self._carried_operation(intent, carried, follow)
         periods = intent.periods
-        if not periods and not intent.relative_last and (intent.follow_up or not metrics):
+        if not periods and not intent.relative_last and (follow or not metrics):
             periods = self._carry_periods(operation, carried)
         resolved = intent.with_(
             entities=entities,
@@ -83,12 +86,26 @@ class ConversationSession:
                 return values
         return ()
 
-    def _carried_operation(self, intent: Intent, carried: list[Carried]) -> str | None:
-        """An elliptical follow-up to a comparison keeps the comparison ("and for Microsoft?")."""
-        if not intent.follow_up or not self.turns:
+    def _picks_the_figure_asked_for(self, intent: Intent) -> bool:
+        """The previous answer asked which figure was meant, and this question names a figure
+        and nothing else: it is the reply, not a new question."""
+        if not self.turns or self.turns[-1].status != "clarify":
+            return False
+        asked = self.turns[-1].intent
+        asked_for_figure = bool(asked.ambiguous or asked.qualifiers or not asked.metrics)
+        bare = not (intent.periods or intent.relative_last or intent.operation or intent.loose)
+        return asked_for_figure and bool(intent.metrics) and bare
+
+    def _carried_operation(
+        self, intent: Intent, carried: list[Carried], follow: bool
+    ) -> str | None:
+        """An elliptical follow-up to a comparison keeps the comparison ("and for Microsoft?"),
+        and so does the reply to a comparison that had to be asked back."""
+        if not follow or not self.turns:
             return None
         number, last = len(self.turns), self.turns[-1]
-        if last.intent.operation and (intent.entities or intent.periods):
+        replying = last.status == "clarify"
+        if last.intent.operation and (intent.entities or intent.periods or replying):
             carried.append(Carried("operation", last.intent.operation, number, last.question))
             return last.intent.operation
         return None

@@ -118,3 +118,27 @@ def test_history_is_rebuilt_from_remembered_turns() -> None:
         ("user", "What was Apple's revenue in FY2023?"),
         ("assistant", first.text),
     ]
+
+
+def test_choosing_from_a_question_back_keeps_the_rest_of_the_question() -> None:
+    session = ConversationSession()
+    asked = _ask(session, "What was Apple's income in FY2023?")
+    assert asked.status == "clarify" and "Net income" in asked.choices
+
+    answer = _ask(session, "Net income")
+
+    assert answer.status == "found"
+    assert [(s.entity, s.metric, s.period) for s in answer.sources] == [
+        ("Apple", "Net income", "FY2023")
+    ]
+
+
+def test_choosing_a_figure_for_a_comparison_keeps_the_comparison() -> None:
+    session = ConversationSession()
+    _ask(session, "What was the change in Apple's income from FY2022 to FY2023?")
+
+    answer = _ask(session, "Operating income")
+
+    assert answer.status == "found"
+    assert answer.figures[-1].kind == "computed"
+    assert {s.period for s in answer.sources} == {"FY2022", "FY2023"}
