@@ -393,14 +393,14 @@ def accelerator_for(using: str = "default") -> SearchAccelerator | None:
     name = str(connection.settings_dict.get("NAME") or "")
     if (
         connection.vendor != "sqlite"
-        or not getattr(settings, "ASKAPP_SEARCH_ACCELERATOR", True)
+        or not settings.ASKAPP_SEARCH_ACCELERATOR
         or connection.is_in_memory_db()
     ):
         return None
     key = (using, name)
     with _ACCELERATORS_LOCK:
         if key not in _ACCELERATORS:
-            folder = getattr(settings, "ASKAPP_SEARCH_INDEX_DIR", "") or f"{name}.search"
+            folder = settings.ASKAPP_SEARCH_INDEX_DIR or f"{name}.search"
             _ACCELERATORS[key] = _open_accelerator(Path(folder) / _SCHEMA_VERSION, using)
         return _ACCELERATORS[key]
 

@@ -244,6 +244,10 @@ ASKAPP_SSE_KEEPALIVE = _float("ASKAPP_SSE_KEEPALIVE", 15.0, minimum=0.05)
 # Answer streams run the engine in worker threads (docs/adr/0019); at most this many at once
 # per process. A stream beyond it waits, with keepalives, for a free thread.
 ASKAPP_STREAM_THREADS = _int("ASKAPP_STREAM_THREADS", 256, minimum=1, maximum=4096)
+# On a SQLite file database, an embedded tantivy index ranks passages (docs/adr/0018); the
+# database's FTS5 index answers when it is off. Its folder defaults to `<database>.search`.
+ASKAPP_SEARCH_ACCELERATOR = _bool("ASKAPP_SEARCH_ACCELERATOR", True)
+ASKAPP_SEARCH_INDEX_DIR = env.str("ASKAPP_SEARCH_INDEX_DIR", default="").strip()
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes a missing login a 401, not a 403.

@@ -8,6 +8,7 @@ from typing import Any
 
 from askapp.importers import ImportReport, document_files, import_documents
 from askapp.management.importing import ImportCommand, classification_argument
+from askapp.search import search_index_sync
 
 
 class Command(ImportCommand):
@@ -25,6 +26,8 @@ class Command(ImportCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         self.keys_seen: dict[str, tuple[str, int]] = {}
         super().handle(*args, **options)
+        if not options["dry_run"]:
+            search_index_sync()  # a large import is indexed now, not by the next question
 
     def files(self, paths: list[str]) -> Iterable[str]:
         return [file for path in paths for file in document_files(path)]

@@ -17,6 +17,7 @@ from askapp.importers import (
     import_facts,
     import_metrics,
 )
+from askapp.search import search_index_sync
 
 DEMO_DIR = settings.BASE_DIR / "data" / "demo"
 
@@ -35,6 +36,8 @@ class Command(BaseCommand):
             reports = self._load(dry_run=dry_run)
         except ImportFailure as exc:
             raise CommandError(str(exc)) from None
+        if not dry_run:
+            search_index_sync()  # so the first questions are ranked by the accelerator
         for report in reports if verbosity > 1 else ():
             self.stdout.write(report.summary())
         if verbosity > 0:
