@@ -1,0 +1,89 @@
+"""The composition root: clearance from the view_internal permission, and the per-question
+store that reads each fact series once."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import AnonymousUser, Group, Permission
+
+from askapp.engine_setup import PUBLIC_ONLY, WITH_INTERNAL, OneQuestionStore, clearance_for
+from askapp.store import DatabaseStore
+from tests.factories import EntityFactory, FactFactory, MetricFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _permission() -> Permission:
+    return Permission.objects.get(content_type__app_label="askapp", codename="view_internal")
+
+
+def test_ordinary_and_anonymous_users_get_public_only() -> None:
+    assert clearance_for(UserFactory()) == PUBLIC_ONLY
+    assert clearance_for(AnonymousUser()) == PUBLIC_ONLY
+    assert clearance_for(None) == PUBLIC_ONLY
+
+
+def test_the_permission_given_to_the_user_adds_internal() -> None:
+    user = UserFactory()
+    user.user_permissions.add(_permission())
+
+    assert clearance_for(user) == WITH_INTERNAL
+
+
+def test_the_permission_given_to_a_group_adds_internal() -> None:
+    user = UserFactory()
+    group = Group.objects.create(name="analysts")
+    group.permissions.add(_permission())
+    user.groups.add(group)
+
+    assert clearance_for(user) == WITH_INTERNAL
+
+
+def test_superusers_are_cleared_and_inactive_users_are_not() -> None:
+    assert clearance_for(UserFactory(is_superuser=True)) == WITH_INTERNAL
+    inactive = UserFactory(is_active=False)
+    inactive.user_permissions.add(_permission())
+    assert clearance_for(inactive) == PUBLIC_ONLY
+
+
+def test_restricted_is_in_no_clearance() -> None:
+    assert "RESTRICTED" not in PUBLIC_ONLY | WITH_INTERNAL
+
+
+def test_clearance_agrees_with_has_perm_under_other_backends(settings: Any) -> None:
+    settings.AUTHENTICATION_BACKENDS = [
+        "django.contrib.auth.backends.ModelBackend",
+        "django.contrib.auth.backends.AllowAllUsersModelBackend",
+    ]
+    user = UserFactory()
+    assert clearance_for(user) == PUBLIC_ONLY
+    user.user_permissions.add(_permission())
+    user = type(user).objects.get(pk=user.pk)  # has_perm caches per instance
+
+    assert clearance_for(user) == WITH_INTERNAL
+
+
+@pytest.mark.parametrize("periods", [None, ["FY2022"], ["FY2023", "FY2021", "FY2023"], ["FY1999"]])
+def test_the_question_store_answers_as_the_store_does(periods: list[str] | None) -> None:
+    apple, revenue = EntityFactory(name="Apple"), MetricFactory(name="Revenue")
+    for year, value in ((2021, "1"), (2022, "2"), (2023, "3")):
+        FactFactory(entity=apple, metric=revenue, period=f"FY{year}", value=Decimal(value))
+    store = DatabaseStore()
+    question_store = OneQuestionStore(store)
+
+    expected = store.find_facts(entity="Apple", metric="Revenue", periods=periods)
+
+    assert question_store.find_facts(entity="Apple", metric="Revenue", periods=periods) == expected
+    assert question_store.find_facts(entity="Apple", metric="Revenue", periods=periods) == expected
+
+
+def test_the_question_store_reads_a_series_once(django_assert_num_queries: Any) -> None:
+    FactFactory(entity=EntityFactory(name="Apple"), metric=MetricFactory(name="Revenue"))
+    question_store = OneQuestionStore(DatabaseStore())
+
+    with django_assert_num_queries(1):
+        question_store.find_facts(entity="Apple", metric="Revenue")
+        question_store.find_facts(entity="Apple", metric="Revenue", periods=["FY2023"])
