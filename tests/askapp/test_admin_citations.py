@@ -94,11 +94,6 @@ def test_the_migration_indexes_answers_stored_before_the_index_existed() -> None
     assert list(answer.citations.values_list("source_id", flat=True)) == [answer.sources[0]["id"]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the ask flow does not call turn_citations_record yet (issue 5 wires it); when "
-    "it does this passes: drop the mark",
-)
 def test_the_ask_flow_records_the_citations_of_every_answer() -> None:
     knowledge_base()
     user = UserFactory()

@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from askapp.api.sse import answer_frames
 from askapp.engine_setup import PUBLIC_ONLY as PUBLIC
 from askapp.engine_setup import Engine
-from askapp.models import Conversation, Turn
+from askapp.models import Citation, Conversation, Turn
 from askapp.selectors.conversations import Owner
 from askapp.services import asking
 from askapp.services.asking import ask_prepare
@@ -440,3 +440,15 @@ def test_a_wsgi_stream_closed_early_still_stores_its_turn(user: Any) -> None:
         ("user", "answered"),
         ("assistant", "answered"),
     ]
+
+
+def test_each_answer_indexes_what_it_cites(api: APIClient) -> None:
+    found = post(api, {"question": QUESTION}).json()["turn"]
+    narrative = post(api, {"question": NARRATIVE}).json()["turn"]
+    refused = post(api, {"question": "What was Apple's revenue in FY2099?"}).json()["turn"]
+
+    fact = Citation.objects.get(turn_id=found["id"])
+    passage = Citation.objects.get(turn_id=narrative["id"])
+    assert (fact.source_id, fact.fact_id) == (found["sources"][0]["id"], int(fact.source_id[5:]))
+    assert passage.document_id == int(narrative["sources"][0]["document_id"])
+    assert not Citation.objects.filter(turn_id=refused["id"]).exists()
