@@ -5,8 +5,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from askapp.api import views
 from askapp.api.errors import json_not_found
+from askapp.api.views import api_index
 
 urlpatterns = [
+    path("", api_index, name="api-index"),
     path("ask", views.AskView.as_view(), name="api-ask"),
     path("ask/stream", views.AskStreamView.as_view(), name="api-ask-stream"),
     path("conversations", views.ConversationListView.as_view(), name="api-conversations"),

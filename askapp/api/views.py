@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
-from django.http import StreamingHttpResponse
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
@@ -75,6 +75,11 @@ _ASK_FAILURES: dict[int, Any] = {
         description="The provider timed out, is unavailable or rate limited us; try again later.",
     ),
 }
+
+
+def api_index(request: HttpRequest) -> JsonResponse:
+    """GET /v1/: where the schema and the docs are."""
+    return JsonResponse({"schema": "/v1/schema", "docs": "/v1/docs"})
 
 
 def request_owner(request: Request, *, create: bool) -> Owner | None:

@@ -296,3 +296,13 @@ def test_anonymous_feedback_belongs_to_the_session() -> None:
     feedback = Feedback.objects.get()
     assert feedback.user is None
     assert feedback.session_key == visitor.session.session_key
+
+
+def test_the_api_root_points_to_the_schema_and_the_docs() -> None:
+    client = Client()
+
+    index = client.get("/v1/").json()
+
+    assert index == {"schema": "/v1/schema", "docs": "/v1/docs"}
+    assert client.get(index["schema"]).status_code == 200
+    assert client.get(index["docs"]).status_code == 200
