@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.intent import Ambiguity, Intent, Kind, Operation
-from engine.text import Token, normalise_word, tokenize, words
+from engine.text import TOKEN, normalise_word, words
 from engine.timeframe import TimeFrame, expand_range, read_timeframe
 from engine.types import Vocabulary
 
@@ -118,18 +118,19 @@ class IntentParser:
 
     def parse(self, question: str) -> Intent:
         text = question.strip()
-        tokens = tokenize(text)
+        texts = TOKEN.findall(text)
+        norms = list(map(normalise_word, texts))
         frame = read_timeframe(text)
-        used = _period_mask(tokens, frame)
-        entities = self._link_entities(tokens, used)
-        metrics, ambiguous, metric_spans = self._link_metrics(tokens, used)
+        used = _period_mask(text, texts, frame)
+        entities = self._link_entities(texts, norms, used)
+        metrics, ambiguous, metric_spans = self._link_metrics(norms, used)
         leftover: list[str] = []
         loose: list[str] = []
-        for token, taken in zip(tokens, used, strict=True):
+        for word, norm, taken in zip(texts, norms, used, strict=True):
             if not taken:
-                leftover.append(token.norm)
-                if token.norm not in NOT_CONTENT and not token.norm[0].isdigit():
-                    loose.append(token.text)
+                leftover.append(norm)
+                if norm not in NOT_CONTENT and not norm[0].isdigit():
+                    loose.append(word)
         seen = frozenset(leftover)
         families = _operations(leftover, seen)
         operation = _operation(seen, families, frame, len(entities), len(metrics))
@@ -150,7 +151,7 @@ class IntentParser:
             period_range=frame.is_range,
             relative_last=frame.relative_last,
             ambiguous=ambiguous,
-            qualifiers=_qualifiers(tokens, used, metric_spans, self._metric_keys(metrics))
+            qualifiers=_qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics))
             if metric_spans
             else (),
             loose=tuple(dict.fromkeys(loose)),
@@ -161,15 +162,17 @@ class IntentParser:
         return frozenset().union(*(self._keys_of_metric[m] for m in metrics))
 
     # -- entities -------------------------------------------------------------------------
-    def _link_entities(self, tokens: Sequence[Token], used: list[bool]) -> tuple[str, ...]:
+    def _link_entities(
+        self, texts: Sequence[str], norms: Sequence[str], used: list[bool]
+    ) -> tuple[str, ...]:
         found: list[str] = []
         keys = self._entity_keys
         i = 0
-        while i < len(tokens):
-            if tokens[i].norm not in keys:  # the common case, checked without a call
+        while i < len(norms):
+            if norms[i] not in keys:  # the common case, checked without a call
                 i += 1
                 continue
-            match = self._entity_at(tokens, used, i)
+            match = self._entity_at(texts, norms, used, i)
             if match is None:
                 i += 1
                 continue
@@ -182,28 +185,25 @@ class IntentParser:
         return tuple(found)
 
     def _entity_at(
-        self, tokens: Sequence[Token], used: list[bool], i: int
+        self, texts: Sequence[str], norms: Sequence[str], used: list[bool], i: int
     ) -> tuple[str, int] | None:
-        for key, name, exact in self._entity_keys.get(tokens[i].norm, ()):
+        for key, name, exact in self._entity_keys.get(norms[i], ()):
             length = len(key)
-            window = tokens[i : i + length]
-            if len(window) < length or any(used[i : i + length]):
+            if tuple(norms[i : i + length]) != key or any(used[i : i + length]):
                 continue
-            if any(t.norm != k for t, k in zip(window, key, strict=True)):
-                continue
-            if exact is None or " ".join(_POSSESSIVE.sub("", t.text) for t in window) == exact:
+            written = " ".join(_POSSESSIVE.sub("", t) for t in texts[i : i + length])
+            if exact is None or written == exact:
                 return name, length
         return None
 
     # -- metrics --------------------------------------------------------------------------
     def _link_metrics(
-        self, tokens: Sequence[Token], used: list[bool]
+        self, norms: Sequence[str], used: list[bool]
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         positions: dict[str, list[int]] = {}
         by_word = self._labels_by_word
         candidates: set[int] = set()
-        for i, token in enumerate(tokens):
-            norm = token.norm
+        for i, norm in enumerate(norms):
             if not used[i] and norm in by_word:
                 positions.setdefault(norm, []).append(i)
                 candidates.update(by_word[norm])
@@ -217,7 +217,7 @@ class IntentParser:
     def _take_full(
         self, full: list[_Label], positions: dict[str, list[int]], used: list[bool]
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
-        full.sort(key=lambda label: (-len(label.keys), -label.weight, label.metric))
+        full.sort(key=_longest_first)
         metrics: list[str] = []
         spans: list[tuple[int, int]] = []
         ambiguous: list[Ambiguity] = []
@@ -263,10 +263,23 @@ class IntentParser:
         return (), (), []
 
 
+def _longest_first(label: _Label) -> tuple[int, float, str]:
+    return -len(label.keys), -label.weight, label.metric
+
+
 def _claim(
     keys: frozenset[str], positions: dict[str, list[int]], used: list[bool]
 ) -> tuple[int, int] | None:
     """Mark the label's words as used, choosing the tightest cluster when a word repeats."""
+    spots = [positions.get(key) for key in keys]
+    if all(spot is not None and len(spot) == 1 for spot in spots):
+        # The usual case, each word once in the question: no cluster to choose.
+        chosen = [spot[0] for spot in spots]  # type: ignore[index]
+        if all(used[i] for i in chosen):
+            return None
+        for i in chosen:
+            used[i] = True
+        return min(chosen), max(chosen)
     free = {key: [i for i in positions.get(key, ()) if not used[i]] for key in keys}
     if not any(free.values()):
         return None
@@ -293,12 +306,22 @@ def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
     return [Ambiguity("metric", tuple(names))]
 
 
-def _period_mask(tokens: Sequence[Token], frame: TimeFrame) -> list[bool]:
-    mask = [False] * len(tokens)
-    for start, end in frame.spans:
-        for i, token in enumerate(tokens):
-            if start < token.end and token.start < end:
+def _period_mask(text: str, texts: Sequence[str], frame: TimeFrame) -> list[bool]:
+    """Which words the periods were read from (they are not metric or entity words)."""
+    mask = [False] * len(texts)
+    if not frame.spans:
+        return mask
+    cursor = 0
+    last = max(high for _, high in frame.spans)
+    for i, word in enumerate(texts):
+        start = text.find(word, cursor)
+        if start >= last:
+            break
+        cursor = end = start + len(word)
+        for low, high in frame.spans:
+            if low < end and start < high:
                 mask[i] = True
+                break
     return mask
 
 
@@ -412,7 +435,8 @@ def _narrative(seen: frozenset[str], operation: Operation | None) -> bool:
 
 
 def _qualifiers(
-    tokens: Sequence[Token],
+    texts: Sequence[str],
+    norms: Sequence[str],
     used: list[bool],
     spans: list[tuple[int, int]],
     metric_keys: frozenset[str],
@@ -423,12 +447,12 @@ def _qualifiers(
     for start, end in spans:
         for step in (-1, 1):
             i = start - 1 if step < 0 else end + 1
-            while 0 <= i < len(tokens) and tokens[i].norm in STOP and abs(i - start) <= 3:
+            while 0 <= i < len(norms) and norms[i] in STOP and abs(i - start) <= 3:
                 i += step
-            if 0 <= i < len(tokens) and not used[i]:
-                word = tokens[i].norm
+            if 0 <= i < len(norms) and not used[i]:
+                word = norms[i]
                 if _is_content(word) and word not in metric_keys and len(word) > 1:
-                    found.append(tokens[i].text)
+                    found.append(texts[i])
     return tuple(dict.fromkeys(found))
 
 

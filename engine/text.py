@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 # Words, numbers written the way reports write them (1,234.5), and the symbols & and %.
-_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*|[&%$]", re.UNICODE)
+TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*|[&%$]", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")
 _ES_AFTER = ("sses", "xes", "ches", "shes", "zes")
 
@@ -21,7 +21,7 @@ class Token(NamedTuple):
 
 def tokenize(text: str) -> list[Token]:
     tokens = []
-    for match in _TOKEN.finditer(text):
+    for match in TOKEN.finditer(text):
         word = match.group()
         start, end = match.span()
         tokens.append(Token(word, normalise_word(word), start, end))
@@ -30,7 +30,7 @@ def tokenize(text: str) -> list[Token]:
 
 def words(text: str) -> list[str]:
     """Normalised words of a text, for building vocabulary keys."""
-    return [normalise_word(m.group()) for m in _TOKEN.finditer(text)]
+    return [normalise_word(m.group()) for m in TOKEN.finditer(text)]
 
 
 @lru_cache(maxsize=65536)

@@ -7,8 +7,7 @@ A number is a period only where it reads as a year (1900-2100) or carries a fisc
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.periods import full_year
 
@@ -54,8 +53,7 @@ _YEAR_BEFORE = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class TimeFrame:
+class TimeFrame(NamedTuple):
     periods: tuple[str, ...] = ()
     is_range: bool = False  # "from 2021 to 2023": every period between the ends is meant
     relative_last: int | None = None  # "over the last three years", resolved against held data
@@ -67,25 +65,28 @@ def fiscal_year(year: int) -> str:
 
 
 def _period_of(match: re.Match[str]) -> str | None:
-    if match.group("quarter"):
-        year = full_year(match.group("qy"))
-        return f"FY{year} Q{match.group('qn')}" if year else None
-    if match.group("quarter_words"):
+    form = match.lastgroup  # the outer group that matched: one look-up, not five
+    if form == "quarter_words":
         year = full_year(match.group("qwy"))
         return f"FY{year} Q{_QUARTER_WORDS[match.group('qw').lower()]}" if year else None
-    digits = match.group("fyy") or match.group("fisy") or match.group("yy")
-    year = full_year(digits)
+    if form == "quarter":
+        year = full_year(match.group("qy"))
+        return f"FY{year} Q{match.group('qn')}" if year else None
+    year = full_year(match.group(_YEAR_GROUP[form or "year"]))
     return fiscal_year(year) if year else None
 
 
+_YEAR_GROUP = {"fy": "fyy", "fiscal": "fisy", "year": "yy"}
+
+
 _NO_TIME = TimeFrame()
+_TIME_WORD = re.compile(r"year|period|quarter|fy|fiscal")
 _DIGIT = re.compile(r"\d")
-_TIME_WORDS = ("year", "period", "quarter", "fy", "fiscal")
 
 
 def read_timeframe(question: str) -> TimeFrame:
     lowered = question.lower()
-    if not _DIGIT.search(question) and not any(w in lowered for w in _TIME_WORDS):
+    if not _DIGIT.search(question) and not _TIME_WORD.search(lowered):
         return _NO_TIME  # most follow-ups and narrative questions name no time at all
     found: list[tuple[str, int, int]] = []
     for match in _PERIOD.finditer(question):
@@ -93,7 +94,7 @@ def read_timeframe(question: str) -> TimeFrame:
         if period:
             found.append((period, match.start(), match.end()))
     spans = [(start, end) for _, start, end in found]
-    periods = _unique(p for p, _, _ in found)
+    periods = list(dict.fromkeys(p for p, _, _ in found))
     relative = _relative(question, spans) if _mentions_spans(lowered) else None
     if relative is not None and not periods:
         return TimeFrame(relative_last=relative[0], spans=(relative[1],))
@@ -129,14 +130,6 @@ def _is_range(question: str, found: list[tuple[str, int, int]]) -> bool:
         start = found[0][1]
         return bool(_RANGE_OPENERS.search(question[:start]))
     return True
-
-
-def _unique(items: Iterable[str]) -> list[str]:
-    seen: list[str] = []
-    for item in items:
-        if item not in seen:
-            seen.append(item)
-    return seen
 
 
 def expand_range(first: str, last: str) -> tuple[str, ...]:
