@@ -96,6 +96,8 @@ def build_provider() -> Provider:
             model=settings.ASKAPP_OPENAI_MODEL,
             timeout=settings.ASKAPP_OPENAI_TIMEOUT,
             max_retries=settings.ASKAPP_OPENAI_MAX_RETRIES,
+            azure_endpoint=settings.ASKAPP_OPENAI_AZURE_ENDPOINT,
+            api_version=settings.ASKAPP_OPENAI_API_VERSION,
         )
     return MockProvider()
 

@@ -87,3 +87,21 @@ def test_the_question_store_reads_a_series_once(django_assert_num_queries: Any) 
     with django_assert_num_queries(1):
         question_store.find_facts(entity="Apple", metric="Revenue")
         question_store.find_facts(entity="Apple", metric="Revenue", periods=["FY2023"])
+
+
+def test_azure_deployment_settings_reach_the_provider(settings) -> None:  # type: ignore[no-untyped-def]
+    from askapp.engine_setup import build_provider
+
+    settings.ASKAPP_PROVIDER = "openai"
+    settings.ASKAPP_OPENAI_BASE_URL = None
+    settings.ASKAPP_OPENAI_API_KEY = "azure-key-for-a-test-only"
+    settings.ASKAPP_OPENAI_MODEL = "my-deployment"
+    settings.ASKAPP_OPENAI_AZURE_ENDPOINT = "https://example-resource.openai.azure.com"
+    settings.ASKAPP_OPENAI_API_VERSION = "2024-10-21"
+
+    provider = build_provider()
+
+    client = provider._client  # type: ignore[attr-defined]
+    assert type(client).__name__ == "AzureOpenAI"
+    assert str(client.base_url) == "https://example-resource.openai.azure.com/openai/"
+    assert provider.model == "my-deployment"
