@@ -27,9 +27,9 @@ from django.utils import timezone
 
 from askapp.engine_setup import Engine, OneQuestionStore, engine
 from askapp.errors import AskFailed, NotFound
-from askapp.models import Citation, Conversation, Document, Fact, Turn
+from askapp.models import Conversation, Turn
 from askapp.selectors.conversations import Owner, conversation_with_recent_turns
-from askapp.services.citations import source_pointer
+from askapp.services.citations import new_answer_citations_record
 from engine.answer import answer_question_stream
 from engine.intent import Intent
 from engine.session import ConversationSession, Remembered
@@ -273,38 +273,10 @@ def _write(
             turn.position = first + offset
         Turn.objects.bulk_create(turns)
         if cited_by is not None and cited_by.sources:
-            _index_citations(cited_by)
+            new_answer_citations_record(turn=cited_by)
     prepared.is_new = False
     prepared.client_history = []
     return conversation
-
-
-def _index_citations(answer: Turn) -> None:
-    """One Citation row per source of a new answer, for the admin's "answers citing this".
-
-    What `turn_citations_record` does, less its two steps a new answer does not need (a
-    savepoint, and deleting an earlier index): one query finds which cited facts and
-    documents still exist, one inserts the rows.
-    """
-    pointers = {p.source_id: p for p in map(source_pointer, answer.sources) if p is not None}
-    fact_ids = {p.fact_id for p in pointers.values() if p.fact_id is not None}
-    document_ids = {p.document_id for p in pointers.values() if p.document_id is not None}
-    facts: set[int] = set()
-    documents: set[int] = set()
-    if fact_ids:
-        facts = set(Fact.objects.filter(pk__in=fact_ids).values_list("pk", flat=True))
-    if document_ids:
-        documents = set(Document.objects.filter(pk__in=document_ids).values_list("pk", flat=True))
-    Citation.objects.bulk_create(
-        Citation(
-            turn=answer,
-            source_id=p.source_id[:100],
-            kind=p.kind,
-            fact_id=p.fact_id if p.fact_id in facts else None,
-            document_id=p.document_id if p.document_id in documents else None,
-        )
-        for p in pointers.values()
-    )
 
 
 def _take_positions(conversation_id: uuid.UUID, *, count: int, title: str) -> int:

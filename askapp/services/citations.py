@@ -52,6 +52,17 @@ def turn_citations_record(*, turn: Turn) -> list[Citation]:
 def turns_citations_record(*, turns: Iterable[Turn]) -> list[Citation]:
     """Index the sources of many answer turns in a bounded number of queries."""
     turns = list(turns)
+    Citation.objects.filter(turn__in=[turn.pk for turn in turns]).delete()
+    return Citation.objects.bulk_create(_citations(turns))
+
+
+def new_answer_citations_record(*, turn: Turn) -> list[Citation]:
+    """Index the sources of an answer just stored, inside the ask's own transaction: it has
+    no earlier index to replace, so neither a savepoint nor a delete is needed."""
+    return Citation.objects.bulk_create(_citations([turn])) if turn.sources else []
+
+
+def _citations(turns: list[Turn]) -> list[Citation]:
     pointers = {
         turn.pk: [p for p in map(source_pointer, turn.sources or []) if p is not None]
         for turn in turns
@@ -59,8 +70,7 @@ def turns_citations_record(*, turns: Iterable[Turn]) -> list[Citation]:
     every = [p for found in pointers.values() for p in found]
     facts = _existing(Fact, {p.fact_id for p in every if p.fact_id is not None})
     documents = _existing(Document, {p.document_id for p in every if p.document_id is not None})
-    Citation.objects.filter(turn__in=[turn.pk for turn in turns]).delete()
-    rows = [
+    return [
         Citation(
             turn_id=turn_id,
             source_id=pointer.source_id[:100],
@@ -71,7 +81,6 @@ def turns_citations_record(*, turns: Iterable[Turn]) -> list[Citation]:
         for turn_id, found in pointers.items()
         for pointer in {p.source_id: p for p in found}.values()
     ]
-    return Citation.objects.bulk_create(rows)
 
 
 def _existing(model: type[Fact] | type[Document], pks: set[int]) -> set[int]:
