@@ -84,19 +84,30 @@ def _spelled(text: str) -> list[Figure]:
     return found
 
 
+def figure_spans(text: str) -> list[tuple[int, int, Figure]]:
+    """Where each figure written in digits stands in `text` (for marking it), and how it reads.
+    Years glued to nothing ("fiscal 2023") are periods here, not figures, so they are left out."""
+    spans = []
+    for match in _FIGURE.finditer(text):
+        figure = _read(match)
+        if not (figure.number.isdigit() and len(figure.number) == 4 and figure.number[:2] in
+                ("19", "20") and not figure.qualifier):  # fmt: skip
+            spans.append((match.start(), match.end(), figure))
+    return spans
+
+
+def _read(match: re.Match[str]) -> Figure:
+    number = match.group("number").replace(",", "")
+    if "." in number:
+        number = number.rstrip("0").rstrip(".")
+    scale = (match.group("scale") or "").lower()
+    return Figure(number, "%" if match.group("percent") else _SCALE_WORDS.get(scale, ""))
+
+
 def figures_in(text: str) -> list[Figure]:
     stripped = _CITATION.sub(" ", text)
     found = _spelled(stripped)
-    for match in _FIGURE.finditer(stripped):
-        number = match.group("number").replace(",", "")
-        if "." in number:
-            number = number.rstrip("0").rstrip(".")
-        qualifier = (
-            "%"
-            if match.group("percent")
-            else _SCALE_WORDS.get((match.group("scale") or "").lower(), "")
-        )
-        found.append(Figure(number, qualifier))
+    found.extend(_read(match) for match in _FIGURE.finditer(stripped))
     return found
 
 

@@ -14,7 +14,6 @@ record is damaged; either way its words stay out of view.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -27,21 +26,9 @@ from django.utils.safestring import SafeString
 from askapp.models import Document, Fact, Feedback, Turn
 from askapp.selectors.reviews import Window
 from askapp.services.citations import source_pointer
-from engine.grounding import Figure, figures_in
+from engine.grounding import Figure, figure_spans, figures_in
 from engine.numbers import format_value
 from engine.types import SHOWABLE
-
-# A figure as the engine's grounding reads one ("$391.0 billion", "6.4%", "1,234"), found
-# where it stands so it can be marked; figures_in then reads the match the engine's way.
-_FIGURE_SPAN = re.compile(
-    r"(?<![\w.])(?:[$€£¥]\s?)?\d(?:,?\d)*(?:\.\d+)?(?![\d])"
-    r"(?:\s?(?:%|per\s?cent\b|percent\b|thousand\b|million\b|billion\b|trillion\b"
-    r"|bn\b|mn\b|m\b|b\b|k\b))?",
-    re.IGNORECASE,
-)
-# A bare year is a period, not a figure: "fiscal 2023" is not marked.
-_YEAR = re.compile(r"(?:19|20)\d\d")
-
 
 # --- provenance ---------------------------------------------------------------------------
 
@@ -152,11 +139,10 @@ def highlight(text: str, cited: set[Figure]) -> SafeString:
     """`text`, escaped, with each figure the answer cites wrapped in <mark>."""
     pieces: list[tuple[str, str]] = []
     start = 0
-    for match in _FIGURE_SPAN.finditer(text):
-        read = figures_in(match.group())
-        if read and not _YEAR.fullmatch(match.group()) and _is_cited(read[0], cited):
-            pieces.append((text[start : match.start()], match.group()))
-            start = match.end()
+    for begin, end, figure in figure_spans(text):
+        if _is_cited(figure, cited):
+            pieces.append((text[start:begin], text[begin:end]))
+            start = end
     marked = format_html_join("", "{}<mark>{}</mark>", pieces)
     return format_html("{}{}", marked, text[start:])
 
