@@ -25,7 +25,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from askapp.api.throttles import AnonThrottle, UserThrottle
-from askapp.api.views import request_owner
 from askapp.engine_setup import clearance_for
 from askapp.errors import AskFailed, NotFound
 from askapp.forms import AskForm, FeedbackForm, RenameForm, SearchForm
@@ -36,6 +35,7 @@ from askapp.selectors.conversations import (
     conversation_get,
     conversation_list,
     conversation_turns,
+    request_owner,
     turn_get,
 )
 from askapp.selectors.knowledge import knowledge_base_counts

@@ -38,6 +38,7 @@ from askapp.selectors.conversations import (
     conversation_get,
     conversation_list,
     entity_by_name,
+    request_owner,
     turn_get,
 )
 from askapp.services.asking import PreparedAsk, ask, ask_prepare
@@ -80,19 +81,6 @@ _ASK_FAILURES: dict[int, Any] = {
 def api_index(request: HttpRequest) -> JsonResponse:
     """GET /v1/: where the schema and the docs are."""
     return JsonResponse({"schema": "/v1/schema", "docs": "/v1/docs"})
-
-
-def request_owner(request: Request, *, create: bool) -> Owner | None:
-    """The user, or the anonymous session (created when `create`, for writes)."""
-    user = request.user
-    if user.is_authenticated:
-        return Owner(user_id=user.pk)
-    session = request.session
-    if not session.session_key:
-        if not create:
-            return None
-        session.save()
-    return Owner(session_key=session.session_key)
 
 
 def _owner_or_404(request: Request) -> Owner:

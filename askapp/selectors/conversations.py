@@ -6,6 +6,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import HttpRequest
 
 from askapp.errors import Invalid, NotFound
 from askapp.models import Conversation, Entity, Turn
@@ -118,3 +119,16 @@ def entity_by_name(*, name: str) -> Entity:
         code="unknown_entity",
         field="scope",
     )
+
+
+def request_owner(request: HttpRequest, *, create: bool) -> Owner | None:
+    """The user, or the anonymous session (created when `create`, for writes)."""
+    user = request.user
+    if user.is_authenticated:
+        return Owner(user_id=user.pk)
+    session = request.session
+    if not session.session_key:
+        if not create:
+            return None
+        session.save()
+    return Owner(session_key=session.session_key)
