@@ -44,6 +44,7 @@ from askapp.services.conversations import (
     conversation_create,
     conversation_delete,
     conversation_rename,
+    conversations_adopt,
     feedback_submit,
 )
 
@@ -203,6 +204,14 @@ def turn_fragment(request: HttpRequest, owner: Owner | None, turn_id: uuid.UUID)
 class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        # Logging in gives the session a new key; read the old one first, so what the
+        # visitor asked anonymously stays theirs.
+        anonymous_key = self.request.session.session_key or ""
+        response = super().form_valid(form)
+        conversations_adopt(session_key=anonymous_key, user_id=form.get_user().pk)
+        return response
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)

@@ -21,6 +21,21 @@ def conversation_create(
     )
 
 
+@transaction.atomic
+def conversations_adopt(*, session_key: str, user_id: int) -> int:
+    """Give a user who just logged in the conversations (and feedback) they started as an
+    anonymous visitor in this browser session. Returns how many conversations moved."""
+    if not session_key:
+        return 0
+    moved = Conversation.objects.filter(owner__isnull=True, session_key=session_key).update(
+        owner_id=user_id, session_key=""
+    )
+    Feedback.objects.filter(user__isnull=True, session_key=session_key).update(
+        user_id=user_id, session_key=""
+    )
+    return moved
+
+
 def conversation_rename(*, conversation: Conversation, title: str) -> Conversation:
     conversation.title = title.strip()
     conversation.save(update_fields=["title", "updated"])

@@ -514,3 +514,25 @@ def test_the_conversation_page_reads_in_a_fixed_number_of_queries(
     # session, user, conversation, turns, feedback, recent conversations
     with django_assert_num_queries(6):
         page(client.get(f"/c/{conversation.pk}/"))
+
+
+@pytest.mark.django_db
+def test_logging_in_keeps_what_the_visitor_asked_anonymously(client, settings) -> None:  # type: ignore[no-untyped-def]
+    from django.contrib.auth import get_user_model
+
+    settings.ASKAPP_ANONYMOUS_CHAT = True
+    session = client.session
+    session.save()
+    session_key = session.session_key
+    conversation = ConversationFactory(owner=None, session_key=session_key, title="Before login")
+    get_user_model().objects.create_user("ana", password="a long test password")
+
+    response = client.post(
+        "/accounts/login/", {"username": "ana", "password": "a long test password"}
+    )
+
+    assert response.status_code == 302
+    conversation.refresh_from_db()
+    assert conversation.owner.username == "ana"
+    assert conversation.session_key == ""
+    assert "Before login" in client.get("/conversations/").content.decode()
