@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_gate.py [--repeat 7]
 
-Prints, for the TAT-QA and PACIFIC questions in ../shared/data (or a built-in sample when that
+Prints, for the TAT-QA and PACIFIC questions in data/eval (or a built-in sample when that
 folder is absent): the median and 90th-percentile microseconds per question, questions per
 second, the share of questions the fast screen settles, and the time for 4,000-character
 adversarial inputs (to show that cost grows linearly with length). Times are this process's CPU
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import gate as gate_module
 from engine.gate import SecurityGate
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data" / "eval"
 SAMPLE = [
     "What was Apple's cash including restricted cash in FY2023?",
     "What was the change in the net revenue of the segment from 2018 to 2019?",
