@@ -309,19 +309,11 @@ def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
 def _period_mask(text: str, texts: Sequence[str], frame: TimeFrame) -> list[bool]:
     """Which words the periods were read from (they are not metric or entity words)."""
     mask = [False] * len(texts)
-    if not frame.spans:
-        return mask
-    cursor = 0
-    last = max(high for _, high in frame.spans)
-    for i, word in enumerate(texts):
-        start = text.find(word, cursor)
-        if start >= last:
-            break
-        cursor = end = start + len(word)
-        for low, high in frame.spans:
-            if low < end and start < high:
-                mask[i] = True
-                break
+    for low, high in frame.spans:
+        # Count words instead of walking them: the words before the span, then its own.
+        first = len(TOKEN.findall(text, 0, low))
+        count = len(TOKEN.findall(text, low, high))
+        mask[first : first + count] = [True] * count
     return mask
 
 
