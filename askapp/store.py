@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from askapp import search
@@ -12,6 +13,7 @@ from askapp.models import Chunk, Classification, Document, Entity, Fact, Metric
 from engine import types as et
 
 _KNOWN = frozenset(Classification.values)
+SERIES_CACHED = 4096
 
 
 class DatabaseStore:
@@ -39,6 +41,10 @@ class DatabaseStore:
         self._vocabulary: et.Vocabulary | None = None
         self._probe: tuple[object, ...] | None = None
         self._loaded_at = 0.0
+        # Each (entity, metric) series read since the last probe change. The probe (counts
+        # and latest `updated` of entities, metrics and facts) runs at the start of every
+        # question, so a fact edited anywhere is read afresh by the next question.
+        self._series: OrderedDict[tuple[str, str], list[et.Fact]] = OrderedDict()
 
     # vocabulary
 
@@ -51,6 +57,7 @@ class DatabaseStore:
         vocabulary = self._read_vocabulary()
         with self._lock:
             self._vocabulary, self._probe, self._loaded_at = vocabulary, probe, self.clock()
+            self._series.clear()  # the same probe that says the names changed covers facts
         return vocabulary
 
     def _read_probe(self) -> tuple[object, ...]:
@@ -83,13 +90,30 @@ class DatabaseStore:
     def find_facts(
         self, *, entity: str, metric: str, periods: Sequence[str] | None = None
     ) -> list[et.Fact]:
-        rows = Fact.objects.using(self.using).filter(entity__name=entity, metric__name=metric)
-        if periods is not None:
-            rows = rows.filter(period__in=list(periods))
-        facts = {f.period: f.to_engine() for f in rows.select_related("entity", "metric")}
+        series = self._read_series(entity, metric)
         if periods is None:
-            return [facts[p] for p in sorted(facts)]
-        return [facts[p] for p in dict.fromkeys(periods) if p in facts]
+            return list(series)
+        by_period = {fact.period: fact for fact in series}
+        return [by_period[p] for p in dict.fromkeys(periods) if p in by_period]
+
+    def _read_series(self, entity: str, metric: str) -> list[et.Fact]:
+        key = (entity, metric)
+        with self._lock:
+            if key in self._series:
+                self._series.move_to_end(key)
+                return self._series[key]
+        rows = (
+            Fact.objects.using(self.using)
+            .filter(entity__name=entity, metric__name=metric)
+            .select_related("entity", "metric")
+            .order_by("period")
+        )
+        series = [fact.to_engine() for fact in rows]
+        with self._lock:
+            self._series[key] = series
+            while len(self._series) > SERIES_CACHED:
+                self._series.popitem(last=False)
+        return series
 
     # passages
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 import re
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.cache import PerVocabulary
 from engine.intent import Ambiguity, Intent, Kind, Operation
 from engine.text import TOKEN, normalise_word, words
 from engine.timeframe import TimeFrame, expand_range, read_timeframe
@@ -500,22 +500,5 @@ def _metric_index(
     return labels, dict(by_word), frozenset(frequency)
 
 
-_CACHE: OrderedDict[str, IntentParser] = OrderedDict()
-_CACHE_LOCK = threading.Lock()
-_CACHE_SIZE = 8
-
-
-def parser_for(vocabulary: Vocabulary) -> IntentParser:
-    """A parser for this vocabulary, built once per vocabulary version and reused."""
-    key = vocabulary.version or str(id(vocabulary))
-    with _CACHE_LOCK:
-        parser = _CACHE.get(key)
-        if parser is not None:
-            _CACHE.move_to_end(key)
-            return parser
-    parser = IntentParser(vocabulary)
-    with _CACHE_LOCK:
-        _CACHE[key] = parser
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return parser
+parser_for = PerVocabulary(IntentParser)
+"""A parser for this vocabulary, built once per vocabulary version and reused."""

@@ -12,12 +12,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.cache import PerVocabulary
 from engine.calc import compute
 from engine.providers.base import ToolCall, ToolSchema
 from engine.store import KnowledgeStore
 from engine.text import words
 from engine.timeframe import read_timeframe
-from engine.types import Fact, Passage, Vocabulary, showable
+from engine.types import Fact, Passage, Term, Vocabulary, showable
 
 OPERATIONS = ("difference", "percent_change", "ratio", "sum", "average")
 
@@ -150,13 +151,14 @@ class Toolbox:
         # No list of periods: the periods held differ by classification, and a period held
         # only by RESTRICTED facts must not be hinted at. get_facts tells what is held.
         return {
-            "entities": _terms_sharing(self.vocabulary.entities, asked),
-            "metrics": _terms_sharing(self.vocabulary.metrics, asked),
+            "entities": names_for(self.vocabulary)[0].sharing(asked),
+            "metrics": names_for(self.vocabulary)[1].sharing(asked),
         }
 
     def _get_facts(self, entity: str, metric: str, args: Mapping[str, Any]) -> dict[str, Any]:
-        entity_name = _canonical_name(entity, self.vocabulary.entities, "entity")
-        metric_name = _canonical_name(metric, self.vocabulary.metrics, "metric")
+        entities, metrics = names_for(self.vocabulary)
+        entity_name = entities.canonical(entity, "entity")
+        metric_name = metrics.canonical(metric, "metric")
         periods = _periods(args.get("periods"))
         found = [
             fact
@@ -265,20 +267,37 @@ def _periods(value: Any) -> list[str] | None:
     return periods
 
 
-def _canonical_name(given: str, terms: Sequence[Any], slot: str) -> str:
-    wanted = words(given)
-    for term in terms:
-        if any(words(label) == wanted for label in (term.name, *term.aliases)):
-            return str(term.name)
-    raise ArgumentError(f"unknown {slot} {given!r}; use find_names to see the names held")
+class _Names:
+    """One side of the vocabulary (entities or metrics), indexed once per vocabulary version:
+    every label's words, and each exact label to its canonical name."""
+
+    def __init__(self, terms: Sequence[Term]) -> None:
+        self.terms = terms
+        self.words = [
+            (term, frozenset(w for label in (term.name, *term.aliases) for w in words(label)))
+            for term in terms
+        ]
+        self.exact: dict[tuple[str, ...], str] = {}
+        for term in terms:
+            for label in (term.name, *term.aliases):
+                self.exact.setdefault(tuple(words(label)), term.name)
+
+    def canonical(self, given: str, slot: str) -> str:
+        name = self.exact.get(tuple(words(given)))
+        if name is None:
+            raise ArgumentError(f"unknown {slot} {given!r}; use find_names to see the names held")
+        return name
+
+    def sharing(self, asked: set[str]) -> list[dict[str, Any]]:
+        return [
+            {"name": term.name, "aliases": list(term.aliases)}
+            for term, held in self.words
+            if not held.isdisjoint(asked)
+        ]
 
 
-def _terms_sharing(terms: Sequence[Any], asked: set[str]) -> list[dict[str, Any]]:
-    return [
-        {"name": term.name, "aliases": list(term.aliases)}
-        for term in terms
-        if any(asked.intersection(words(label)) for label in (term.name, *term.aliases))
-    ]
+names_for = PerVocabulary(lambda v: (_Names(v.entities), _Names(v.metrics)))
+"""Entity and metric name indexes for a vocabulary, built once per version."""
 
 
 def _fact_json(fact: Fact) -> dict[str, Any]:

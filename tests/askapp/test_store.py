@@ -154,6 +154,33 @@ def test_find_facts_keeps_the_order_of_the_periods_asked(apple, revenue):
     assert store.find_facts(entity="Nobody", metric="Revenue") == []
 
 
+def test_a_series_is_read_once_until_the_next_question_probes(
+    apple, revenue, django_assert_num_queries
+):
+    fact(apple, revenue, "FY2023", "1")
+    store = DatabaseStore()
+    store.vocabulary()
+    store.find_facts(entity="Apple", metric="Revenue")
+
+    with django_assert_num_queries(0):
+        again = store.find_facts(entity="Apple", metric="Revenue", periods=["FY2023"])
+
+    assert [f.value for f in again] == [Decimal("1")]
+
+
+def test_a_fact_edited_anywhere_is_read_afresh_by_the_next_question(apple, revenue):
+    stored = fact(apple, revenue, "FY2023", "1")
+    store = DatabaseStore()
+    store.vocabulary()
+    assert store.find_facts(entity="Apple", metric="Revenue")[0].value == Decimal("1")
+
+    stored.value = Decimal("2")
+    stored.save()
+    store.vocabulary()  # every question starts with the probe
+
+    assert store.find_facts(entity="Apple", metric="Revenue")[0].value == Decimal("2")
+
+
 # --- passages ------------------------------------------------------------------------------------
 
 
