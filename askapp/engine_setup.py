@@ -10,7 +10,6 @@ drops the cached parts so the next call builds them anew.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +27,7 @@ from engine.providers.base import Provider
 from engine.providers.mock import MockProvider
 from engine.providers.openai_compat import OpenAICompatibleProvider
 from engine.store import KnowledgeStore
-from engine.types import INTERNAL, PUBLIC, Fact, Passage, Vocabulary
+from engine.types import INTERNAL, PUBLIC
 
 PUBLIC_ONLY: frozenset[str] = frozenset({PUBLIC})
 WITH_INTERNAL: frozenset[str] = frozenset({PUBLIC, INTERNAL})
@@ -52,40 +51,6 @@ def engine() -> Engine:
         store=DatabaseStore(),
         history_turns=settings.ASKAPP_HISTORY_TURNS,
     )
-
-
-class OneQuestionStore:
-    """The process's store, seen by one question: facts read once per (entity, metric).
-
-    The engine asks for the same series twice in one question (the plan checks which periods
-    are held, then a tool reads the periods it needs); the series cannot change in between
-    in any way that matters to one answer, so the second read is served from the first.
-    Everything else passes through. One is made per ask and thrown away with it.
-    """
-
-    def __init__(self, store: KnowledgeStore) -> None:
-        self._store = store
-        self._series: dict[tuple[str, str], list[Fact]] = {}
-
-    def vocabulary(self) -> Vocabulary:
-        return self._store.vocabulary()
-
-    def find_facts(
-        self, *, entity: str, metric: str, periods: Sequence[str] | None = None
-    ) -> list[Fact]:
-        key = (entity, metric)
-        if key not in self._series:
-            self._series[key] = self._store.find_facts(entity=entity, metric=metric)
-        by_period = {fact.period: fact for fact in self._series[key]}
-        if periods is None:
-            return list(self._series[key])
-        return [by_period[p] for p in dict.fromkeys(periods) if p in by_period]
-
-    def search_passages(self, query: str, **options: Any) -> list[Passage]:
-        return self._store.search_passages(query, **options)
-
-    def document_passages(self, document_id: str, **options: Any) -> list[Passage]:
-        return self._store.document_passages(document_id, **options)
 
 
 def build_provider() -> Provider:

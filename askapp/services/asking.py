@@ -25,7 +25,7 @@ from typing import NoReturn
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from askapp.engine_setup import Engine, OneQuestionStore, engine
+from askapp.engine_setup import Engine, engine
 from askapp.errors import AskFailed, NotFound
 from askapp.models import Conversation, Turn
 from askapp.selectors.conversations import Owner, conversation_with_recent_turns
@@ -155,7 +155,7 @@ def ask_events(
     try:
         for event in answer_question_stream(
             prepared.question,
-            OneQuestionStore(setup.store),
+            setup.store,
             setup.provider,
             history=prepared.history,
             session=prepared.session,

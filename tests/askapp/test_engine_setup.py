@@ -3,15 +3,13 @@ store that reads each fact series once."""
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser, Group, Permission
 
-from askapp.engine_setup import PUBLIC_ONLY, WITH_INTERNAL, OneQuestionStore, clearance_for
-from askapp.store import DatabaseStore
-from tests.factories import EntityFactory, FactFactory, MetricFactory, UserFactory
+from askapp.engine_setup import PUBLIC_ONLY, WITH_INTERNAL, clearance_for
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -64,29 +62,6 @@ def test_clearance_agrees_with_has_perm_under_other_backends(settings: Any) -> N
     user = type(user).objects.get(pk=user.pk)  # has_perm caches per instance
 
     assert clearance_for(user) == WITH_INTERNAL
-
-
-@pytest.mark.parametrize("periods", [None, ["FY2022"], ["FY2023", "FY2021", "FY2023"], ["FY1999"]])
-def test_the_question_store_answers_as_the_store_does(periods: list[str] | None) -> None:
-    apple, revenue = EntityFactory(name="Apple"), MetricFactory(name="Revenue")
-    for year, value in ((2021, "1"), (2022, "2"), (2023, "3")):
-        FactFactory(entity=apple, metric=revenue, period=f"FY{year}", value=Decimal(value))
-    store = DatabaseStore()
-    question_store = OneQuestionStore(store)
-
-    expected = store.find_facts(entity="Apple", metric="Revenue", periods=periods)
-
-    assert question_store.find_facts(entity="Apple", metric="Revenue", periods=periods) == expected
-    assert question_store.find_facts(entity="Apple", metric="Revenue", periods=periods) == expected
-
-
-def test_the_question_store_reads_a_series_once(django_assert_num_queries: Any) -> None:
-    FactFactory(entity=EntityFactory(name="Apple"), metric=MetricFactory(name="Revenue"))
-    question_store = OneQuestionStore(DatabaseStore())
-
-    with django_assert_num_queries(1):
-        question_store.find_facts(entity="Apple", metric="Revenue")
-        question_store.find_facts(entity="Apple", metric="Revenue", periods=["FY2023"])
 
 
 def test_azure_deployment_settings_reach_the_provider(settings) -> None:  # type: ignore[no-untyped-def]
