@@ -16,9 +16,11 @@ AskFailed is raised: no half-written answer is ever stored. See docs/adr/0020.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -248,6 +250,21 @@ def _fail(
     )
 
 
+_SQLITE_WRITER = threading.Lock()
+
+
+@contextmanager
+def _one_writer() -> Iterator[None]:
+    """SQLite takes one writer at a time. Threads of this process queue on a lock for it,
+    instead of each sleeping in SQLite's busy handler, which backs off up to 100 ms a try
+    and gave concurrent asks multi-second tails. Other processes still meet the busy timeout."""
+    if connection.vendor != "sqlite":
+        yield
+        return
+    with _SQLITE_WRITER:
+        yield
+
+
 def _write(
     prepared: PreparedAsk, turns: list[Turn], *, cited_by: Turn | None = None
 ) -> Conversation:
@@ -259,7 +276,7 @@ def _write(
     title = _title(prepared.question)
     # No savepoint: nothing inside is rolled back on its own, and an ask is never nested in
     # another transaction that would need one.
-    with transaction.atomic(savepoint=False):
+    with _one_writer(), transaction.atomic(savepoint=False):
         if prepared.is_new:
             conversation.title = title
             conversation.last_position = len(turns)
