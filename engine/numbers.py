@@ -33,14 +33,16 @@ def _scaled(value: Decimal) -> str:
     for base, word in _SCALES:
         if size >= base:
             scaled = value / base
-            return f"{_fixed(scaled, 1 if abs(scaled) >= 10 else 2)} {word}"
+            # Keep the zeros: "USD 11.0 billion" says how precise it is; "USD 11 billion" not.
+            places = 1 if abs(scaled) >= 10 else 2
+            return f"{_fixed(scaled, places, trim=False)} {word}"
     return _grouped(value)
 
 
-def _fixed(value: Decimal, places: int) -> str:
+def _fixed(value: Decimal, places: int, *, trim: bool = True) -> str:
     quantum = Decimal(1).scaleb(-places)
     text = f"{value.quantize(quantum, rounding=ROUND_HALF_UP):,f}"
-    if "." in text:
+    if trim and "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 

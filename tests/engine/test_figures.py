@@ -19,7 +19,8 @@ from engine.types import Fact, Passage
     [
         ("383285000000", "USD", "USD 383.3 billion"),
         ("-2222000000", "USD", "USD -2.22 billion"),
-        ("1200000000000", "USD", "USD 1.2 trillion"),
+        ("1200000000000", "USD", "USD 1.20 trillion"),
+        ("-11043000000", "USD", "USD -11.0 billion"),
         ("6.13", "USD/share", "USD 6.13 per share"),
         ("15550061000", "shares", "15.6 billion shares"),
         ("-2.800461", "%", "-2.8%"),
