@@ -160,7 +160,7 @@ def test_a_conversation_streams_cites_carries_charts_refuses_and_persists(chat: 
 
     # 3. The change: a chart of the two years, labelled for screen readers.
     answer = chat.ask(Q_CHANGE)
-    expect(answer.locator(".answer-text")).to_contain_text("a decrease of USD 11 billion")
+    expect(answer.locator(".answer-text")).to_contain_text("a decrease of USD 11.0 billion")
     chart = answer.locator("svg.chart-svg")
     expect(chart).to_be_visible()
     expect(chart.locator("title")).to_have_text("Apple · Revenue by period")
