@@ -13,3 +13,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# No collectstatic in a test run: WhiteNoise serves from the apps' static folders instead of
+# warning that STATIC_ROOT does not exist.
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True
