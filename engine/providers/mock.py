@@ -97,7 +97,15 @@ class MockProvider:
 
 
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if len(s.split()) >= 4]
+    """Prose sentences of a passage; page footers and table rows ("Apple Inc. | 2025 Form
+    10-K | 22") are not sentences to quote."""
+    return [s.strip() for s in _SENTENCE.split(text) if _prose(s)]
+
+
+def _prose(sentence: str) -> bool:
+    tokens = sentence.split()
+    letters = sum(1 for token in tokens if any(c.isalpha() for c in token))
+    return len(tokens) >= 4 and "|" not in sentence and letters >= 0.6 * len(tokens)
 
 
 def _end(sentence: str) -> str:
