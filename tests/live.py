@@ -36,10 +36,11 @@ def base_env(database: Path, **extra: str) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("ASKAPP_", "DJANGO_")) and key != "DATABASE_URL"
+        if not key.startswith(("ASKAPP_", "DJANGO_")) and key not in {"DATABASE_URL", "DEBUG"}
     }
     env.update(
         SECRET_KEY="live-test-secret-key-not-for-production",
+        DEBUG="false",
         DATABASE_URL=f"sqlite:///{database}",
         ALLOWED_HOSTS=HOST,
         ASKAPP_ANONYMOUS_CHAT="true",
