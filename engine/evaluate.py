@@ -24,7 +24,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from engine.answer import answer_question
+from engine.answer import Engine
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.store import InMemoryStore, KnowledgeStore
@@ -230,9 +230,9 @@ def run_tatqa(contexts: Iterable[Mapping[str, Any]], *, limit: int | None = None
     provider = MockProvider()
     results: list[Scored] = []
     for context in contexts:
-        store = context_store(context)
+        engine = Engine(context_store(context), provider)
         for item in context["questions"]:
-            answer = answer_question(item["question"], store, provider)
+            answer = engine.answer(item["question"])
             kind = f"{item['answer_type']}/{item['answer_from']}"
             outcome = score(answer, item["answer"], item["answer_type"], scale=item["scale"])
             results.append(_scored(kind, item["question"], outcome, item["answer"], answer))
@@ -247,11 +247,10 @@ def run_pacific(
     provider = MockProvider()
     results: list[Scored] = []
     for dialogue in dialogues:
-        store = context_store(dialogue)
+        engine = Engine(context_store(dialogue), provider)
         session = ConversationSession(scope=ENTITY)
         for turn in dialogue["questions"]:
-            answer = answer_question(turn["question"], store, provider, session=session,
-                                     history=session.history())  # fmt: skip
+            answer = engine.answer(turn["question"], session=session, history=session.history())
             clarify = turn["answer_type"] == "question"
             kind = (
                 "clarify"
@@ -268,26 +267,27 @@ def run_pacific(
 
 def run_cases(
     cases: Iterable[Mapping[str, Any]],
-    store: KnowledgeStore,
+    engine: Engine | KnowledgeStore,
     *,
     clearance: frozenset[str] = DEFAULT_CLEARANCE,
 ) -> list[Scored]:
-    """Reviewer-exported cases: {question, history, scope?, expected_status, expected_figures}.
+    """Reviewer-exported cases: {question, history, scope?, expected_status, expected_figures},
+    answered by `engine` (a bare store is answered with MockProvider, like the public sets).
 
     The earlier questions of a case are asked again through one session first, so a
     follow-up ("and in FY2022?") gets the slots it carried when it was answered."""
-    provider = MockProvider()
+    if not isinstance(engine, Engine):
+        engine = Engine(engine, MockProvider())
     results = []
     for case in cases:
         history = [(str(role), str(text)) for role, text in case.get("history", [])]
         session = ConversationSession(scope=case.get("scope"))
         for role, text in history:
             if role == "user":
-                answer_question(text, store, provider, session=session, clearance=clearance)
-        answer = answer_question(
-            case["question"], store, provider, history=history, session=session,
-            clearance=clearance,
-        )  # fmt: skip
+                engine.answer(text, session=session, clearance=clearance)
+        answer = engine.answer(
+            case["question"], history=history, session=session, clearance=clearance
+        )
         outcome = _case_outcome(answer, case)
         results.append(
             _scored(

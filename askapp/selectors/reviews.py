@@ -2,7 +2,7 @@
 a replay of an answer with today's engine.
 
 The history window is rebuilt the way the ask flow built it (askapp.services.asking): the last
-`history_turns` turns before the question, made into a ConversationSession by
+ASKAPP_HISTORY_TURNS turns before the question, made into a ConversationSession by
 `session_from_turns`. A replay runs the engine built by the composition root against that
 window and writes nothing: it is never stored as a turn.
 """
@@ -14,14 +14,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 
-from askapp.engine_setup import clearance_for, engine
+from askapp.engine_setup import clearance_for, the_engine
 from askapp.models import AnswerTurn, Review, Turn
 from askapp.services.asking import session_from_turns
-from engine.answer import answer_question
-from engine.session import ConversationSession
-from engine.types import Answer
+from engine import Answer, ConversationSession
 
 WINDOW_FIELDS = ("conversation", "position", "role", "origin", "text", "status", "intent")
 
@@ -57,7 +56,7 @@ class Window:
 def answer_window(*, turn: Turn, limit: int | None = None) -> Window:
     """The window the ask flow read when it answered `turn`: the last `limit` turns before the
     answer's question (settings.ASKAPP_HISTORY_TURNS unless given). Two queries at most."""
-    limit = engine().history_turns if limit is None else limit
+    limit = settings.ASKAPP_HISTORY_TURNS if limit is None else limit
     before = _question_position(turn)
     turns: list[Turn] = []
     if limit > 0:
@@ -107,7 +106,7 @@ def review_cases(*, turns: QuerySet[Any] | Iterable[Turn]) -> Export:
         .select_related("answers", "conversation__scope", "review")
         .order_by("created", "pk")
     )
-    windows = _windows(answers, limit=engine().history_turns)
+    windows = _windows(answers, limit=settings.ASKAPP_HISTORY_TURNS)
     cases: list[dict[str, Any]] = []
     skipped: list[tuple[Turn, str]] = []
     for answer in answers:
@@ -219,14 +218,14 @@ class Replay:
 def answer_replay(*, turn: Turn) -> Replay:
     """Ask the answer's question again, with today's engine and knowledge base, given the same
     history window and clearance; compare. Nothing is written."""
-    setup = engine()
-    window = answer_window(turn=turn, limit=setup.history_turns)
+    window = answer_window(turn=turn)
     question = _question_text(turn)
-    answer = answer_question(
-        question, setup.store, setup.provider,
-        history=window.history, session=window.session,
+    answer = the_engine().answer(
+        question,
+        history=window.history,
+        session=window.session,
         clearance=clearance_for(turn.conversation.owner),
-    )  # fmt: skip
+    )
     return Replay(
         turn=turn,
         question=question,

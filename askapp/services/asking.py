@@ -24,18 +24,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from askapp.engine_setup import Engine, engine
+from askapp.engine_setup import the_engine
 from askapp.errors import AskFailed, NotFound
 from askapp.models import Conversation, Turn
 from askapp.selectors.conversations import Owner, conversation_with_recent_turns
 from askapp.services.citations import new_answer_citations_record
-from engine.answer import answer_question_stream
-from engine.intent import Intent
-from engine.session import ConversationSession, Remembered
-from engine.types import Answer, Event
+from engine import Answer, ConversationSession, Engine, Event, Intent, Remembered
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +77,7 @@ def ask_prepare(
     history: Sequence[tuple[str, str]] | None = None,
 ) -> PreparedAsk:
     """Read what the ask needs: the conversation (or a new one) and its recent turns."""
-    setup = engine()
+    window = settings.ASKAPP_HISTORY_TURNS
     client_history = [
         Turn(
             role=role if role in ROLES else Turn.Role.USER,
@@ -90,13 +88,12 @@ def ask_prepare(
     ]
     if conversation_id is not None:
         conversation, recent = conversation_with_recent_turns(
-            owner=owner, conversation_id=conversation_id, limit=setup.history_turns
+            owner=owner, conversation_id=conversation_id, limit=window
         )
     else:
         conversation = Conversation(
             owner_id=owner.user_id, session_key="" if owner.user_id else owner.session_key
         )
-        window = setup.history_turns
         recent = client_history[-window:] if window else []
     scope = conversation.scope.name if conversation.scope_id else None
     return PreparedAsk(
@@ -107,7 +104,7 @@ def ask_prepare(
         client_history=client_history,
         session=session_from_turns(recent, scope=scope),
         clearance=clearance,
-        engine=setup,
+        engine=the_engine(),
     )
 
 
@@ -153,12 +150,9 @@ def ask_events(
     started = clock()
     answer: Answer | None = None
     failure: dict[str, str] | None = None
-    setup = prepared.engine
     try:
-        for event in answer_question_stream(
+        for event in prepared.engine.stream(
             prepared.question,
-            setup.store,
-            setup.provider,
             history=prepared.history,
             session=prepared.session,
             clearance=prepared.clearance,
@@ -229,7 +223,7 @@ def _fail(
     latency_ms: int,
 ) -> NoReturn:
     """Store the question alone, with status error, and raise AskFailed."""
-    setup = prepared.engine
+    provider = prepared.engine.provider
     question = Turn(
         role=Turn.Role.USER,
         text=prepared.question,
@@ -237,8 +231,8 @@ def _fail(
         intent=dict(answer.intent) if answer else {},
         carried=[c.to_dict() for c in answer.carried] if answer else [],
         reason=reason[:200],
-        provider=setup.provider.name,
-        model=setup.provider.model,
+        provider=provider.name,
+        model=provider.model,
         latency_ms=latency_ms,
     )
     conversation = _write(prepared, [question])
