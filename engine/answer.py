@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypedDict, Unpack
 
-from engine.errors import EngineError, ProviderError
+from engine.errors import ANSWERED_FAILURES, ProviderError
 from engine.gate import SecurityGate
 from engine.grounding import Grounder, cites, sentences
 from engine.intent import Intent
@@ -171,11 +171,11 @@ class _Run:
             return
         try:
             yield from self._answer()
-        except (EngineError, TimeoutError, ConnectionError) as exc:
-            code = type(exc).__name__
+        except ANSWERED_FAILURES as exc:
+            failure = type(exc)
             message = _failure_message(exc)
-            yield Event("error", {"code": code, "message": message})
-            yield from self._finish("error", message, reason=code, sent=True)
+            yield Event("error", {"code": failure.__name__, "message": message})
+            yield from self._finish("error", message, failure=failure, sent=True)
 
     def _answer(self) -> Iterator[Event]:
         store = self.engine.store
@@ -278,6 +278,7 @@ class _Run:
         sources: tuple[Source, ...] = (),
         choices: tuple[str, ...] = (),
         reason: str | None = None,
+        failure: type[Exception] | None = None,
         sent: bool = False,
     ) -> Iterator[Event]:
         if not sent:
@@ -290,10 +291,11 @@ class _Run:
             sources=sources if status in ("found", "answered") else (),
             intent=self.intent.to_dict() if self.intent else {},
             carried=self.carried,
-            reason=reason,
+            reason=failure.__name__ if failure else reason,
             choices=choices,
             provider=self.engine.provider.name,
             model=self.engine.provider.model,
+            failure=failure,
         )
         yield Event("sources", [s.to_dict() for s in answer.sources])
         if self.session is not None and self.intent is not None and status != "blocked":

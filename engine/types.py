@@ -197,6 +197,7 @@ class Answer:
     choices: tuple[str, ...] = ()  # clarify: the valid answers to the question asked back
     provider: str = ""
     model: str = ""
+    failure: type[Exception] | None = None  # error: the class of what failed (engine.errors)
 
     @property
     def refused(self) -> bool:

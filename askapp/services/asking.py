@@ -33,7 +33,16 @@ from askapp.errors import AskFailed, NotFound
 from askapp.models import Conversation, Turn
 from askapp.selectors.conversations import Owner, conversation_with_recent_turns
 from askapp.services.citations import new_answer_citations_record
-from engine import Answer, ConversationSession, Engine, Event, Intent, Remembered
+from engine import (
+    Answer,
+    ConversationSession,
+    Engine,
+    EngineError,
+    Event,
+    Intent,
+    Remembered,
+    StoreError,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -149,7 +158,7 @@ def ask_events(
     """
     started = clock()
     answer: Answer | None = None
-    failure: dict[str, str] | None = None
+    failed = False
     try:
         for event in prepared.engine.stream(
             prepared.question,
@@ -158,21 +167,20 @@ def ask_events(
             clearance=prepared.clearance,
         ):
             if event.kind == "error":
-                failure = event.data  # what follows (sources, done) belongs to no answer
+                failed = True  # what follows (sources, done) belongs to no answer
             elif event.kind == "done":
                 answer = event.data
-            elif failure is None:
+            elif not failed:
                 yield event
     except Exception as exc:
         logger.exception("the engine failed on a question")
-        reason = "StoreError" if isinstance(exc, DatabaseError) else type(exc).__name__
-        _fail(prepared, None, reason=reason, message=None, latency_ms=_ms(clock() - started))
+        failure = StoreError if isinstance(exc, DatabaseError) else type(exc)
+        _fail(prepared, None, failure=failure, message=None, latency_ms=_ms(clock() - started))
     latency_ms = _ms(clock() - started)
-    if answer is None or failure is not None or answer.status == "error":
-        reason = (failure or {}).get("code") or (answer.reason if answer else None)
-        message = (failure or {}).get("message") or (answer.text if answer else None)
-        reason = reason or "EngineError"
-        _fail(prepared, answer, reason=reason, message=message, latency_ms=latency_ms)
+    if answer is None or failed or answer.status == "error":
+        failure = (answer.failure if answer else None) or EngineError
+        message = answer.text if answer else None
+        _fail(prepared, answer, failure=failure, message=message, latency_ms=latency_ms)
     assert answer is not None
     yield Event("done", _store_answer(prepared, answer, latency_ms=latency_ms))
 
@@ -218,7 +226,7 @@ def _fail(
     prepared: PreparedAsk,
     answer: Answer | None,
     *,
-    reason: str,
+    failure: type[Exception],
     message: str | None,
     latency_ms: int,
 ) -> NoReturn:
@@ -230,7 +238,7 @@ def _fail(
         status=Turn.Status.ERROR,
         intent=dict(answer.intent) if answer else {},
         carried=[c.to_dict() for c in answer.carried] if answer else [],
-        reason=reason[:200],
+        reason=failure.__name__[:200],
         provider=provider.name,
         model=provider.model,
         latency_ms=latency_ms,
@@ -238,7 +246,7 @@ def _fail(
     conversation = _write(prepared, [question])
     raise AskFailed(
         message or "The answer could not be completed.",
-        reason=reason,
+        failure=failure,
         conversation=conversation,
         turn=question,
     )
