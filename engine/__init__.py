@@ -40,8 +40,8 @@ from engine.errors import (
     ToolError,
 )
 from engine.gate import GateResult, SecurityGate
-from engine.grounding import figure_spans, figures_in
-from engine.intent import Intent
+from engine.grounding import Mention, figure_spans, figures_in
+from engine.intent import Ambiguity, Intent
 from engine.narrative import (
     EntityLinker,
     Linker,
@@ -77,6 +77,7 @@ from engine.types import (
     Status,
     Term,
     Vocabulary,
+    decimal_text,
     showable,
 )
 
@@ -110,6 +111,7 @@ __all__ = [
     "RESTRICTED",
     "SHOWABLE",
     "STATUSES",
+    "Ambiguity",
     "Answer",
     "Asked",
     "Carried",
@@ -129,6 +131,7 @@ __all__ = [
     "KnowledgeStore",
     "Limits",
     "Linker",
+    "Mention",
     "Message",
     "MockProvider",
     "OpenAICompatibleProvider",
@@ -156,6 +159,7 @@ __all__ = [
     "Vocabulary",
     "answer_question",
     "answer_question_stream",
+    "decimal_text",
     "default_pipeline",
     "figure_spans",
     "figures_in",

@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 
 from askapp.models.knowledge import Entity
+from engine import Answer
 
 INTERNAL_CLEARANCE_PERMISSION = "askapp.view_internal"
 
@@ -144,6 +145,24 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.conversation_id}#{self.position} {self.role}"
+
+    def to_engine(self) -> Answer:
+        """What was frozen with the turn, as the engine's values (figures, sources, carried
+        slots); a question reads as the status and intent it shares with its answer."""
+        return Answer.from_dict(
+            {
+                "text": self.text,
+                "status": self.status,
+                "figures": self.figures,
+                "sources": self.sources,
+                "intent": self.intent,
+                "carried": self.carried,
+                "reason": self.reason,
+                "choices": self.choices,
+                "provider": self.provider,
+                "model": self.model,
+            }
+        )
 
 
 class Feedback(models.Model):

@@ -10,9 +10,9 @@ window and writes nothing: it is never stored as a turn.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db.models import QuerySet
@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 from askapp.engine_setup import clearance_for, the_engine
 from askapp.models import AnswerTurn, Review, Turn
 from askapp.services.asking import session_from_turns
-from engine import Answer, ConversationSession
+from engine import Answer, ConversationSession, Figure, Source, decimal_text
 
 WINDOW_FIELDS = ("conversation", "position", "role", "origin", "text", "status", "intent")
 
@@ -140,16 +140,17 @@ def _windows(answers: Sequence[Turn], *, limit: int) -> dict[Any, Window]:
 def _expected(answer: Turn, review: Review) -> dict[str, Any] | str:
     verdict = review.verdict
     case: dict[str, Any] = {"turn": str(answer.pk), "verdict": verdict}
+    given = answer.to_engine()
     if verdict == Review.Verdict.CORRECT:
         return {
             **case,
             "expected_status": answer.status,
-            "expected_figures": [_figure(f) for f in answer.figures],
-            "expected_sources": [str(s.get("id")) for s in answer.sources],
+            "expected_figures": [_figure(f) for f in given.figures],
+            "expected_sources": [s.id for s in given.sources],
         }
     if verdict == Review.Verdict.SHOULD_HAVE_REFUSED:
         return {**case, "expected_status": "not_found", **_nothing()}
-    right = _right_figure(answer, review)
+    right = _right_figure(given, review)
     if verdict == Review.Verdict.WRONG and not right:
         return "a wrong answer without the right figure leaves nothing to expect"
     narrative = answer.intent.get("kind") == "narrative"
@@ -166,15 +167,16 @@ def _nothing() -> dict[str, list[Any]]:
     return {"expected_figures": [], "expected_sources": []}
 
 
-def _figure(figure: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: figure.get(k) for k in ("label", "value", "unit", "kind", "sources")}
+def _figure(figure: Figure) -> dict[str, Any]:
+    written = figure.to_dict()
+    return {k: written[k] for k in ("label", "value", "unit", "kind", "sources")}
 
 
-def _right_figure(answer: Turn, review: Review) -> list[dict[str, Any]]:
+def _right_figure(answer: Answer, review: Review) -> list[dict[str, Any]]:
     if review.expected_value is None:
         return []
     value = format(review.expected_value.normalize(), "f")
-    unit = answer.figures[0].get("unit", "") if answer.figures else ""
+    unit = answer.figures[0].unit if answer.figures else ""
     return [{"label": "right figure (reviewer)", "value": value, "unit": unit}]
 
 
@@ -220,6 +222,7 @@ def answer_replay(*, turn: Turn) -> Replay:
     history window and clearance; compare. Nothing is written."""
     window = answer_window(turn=turn)
     question = _question_text(turn)
+    stored = turn.to_engine()
     answer = the_engine().answer(
         question,
         history=window.history,
@@ -231,38 +234,36 @@ def answer_replay(*, turn: Turn) -> Replay:
         question=question,
         window=window,
         answer=answer,
-        status=Change("status", turn.status, answer.status),
-        text=Change("text", turn.text, answer.text),
-        figures=_figure_changes(turn.figures, [f.to_dict() for f in answer.figures]),
-        sources=_source_changes(turn.sources, [s.to_dict() for s in answer.sources]),
+        status=Change("status", stored.status, answer.status),
+        text=Change("text", stored.text, answer.text),
+        figures=_changes(
+            stored.figures, answer.figures, key=lambda f: f.label, shown=_figure_shown
+        ),
+        sources=_changes(stored.sources, answer.sources, key=lambda s: s.id, shown=_source_shown),
     )
 
 
-Items = Sequence[Mapping[str, Any]]
-
-
-def _figure_changes(before: Items, after: Items) -> list[Change]:
-    return _changes(before, after, key="label", shown=_figure_shown)
-
-
-def _source_changes(before: Items, after: Items) -> list[Change]:
-    return _changes(before, after, key="id", shown=_source_shown)
+Item = TypeVar("Item", Figure, Source)
 
 
 def _changes(
-    before: Items, after: Items, *, key: str, shown: Callable[[Mapping[str, Any]], str]
+    before: Sequence[Item],
+    after: Sequence[Item],
+    *,
+    key: Callable[[Item], str],
+    shown: Callable[[Item], str],
 ) -> list[Change]:
     """Matched by `key` (a figure's label, a source's id), in the order first seen."""
-    old = {str(item.get(key)): shown(item) for item in before}
-    new = {str(item.get(key)): shown(item) for item in after}
+    old = {key(item): shown(item) for item in before}
+    new = {key(item): shown(item) for item in after}
     return [Change(k, old.get(k, ""), new.get(k, "")) for k in dict.fromkeys([*old, *new])]
 
 
-def _figure_shown(figure: Mapping[str, Any]) -> str:
-    return f"{figure.get('value')} {figure.get('unit') or ''}".strip()
+def _figure_shown(figure: Figure) -> str:
+    return f"{decimal_text(figure.value)} {figure.unit}".strip()
 
 
-def _source_shown(source: Mapping[str, Any]) -> str:
-    if source.get("kind") == "fact":
-        return f"{source.get('title')}: {source.get('value')} {source.get('unit') or ''}".strip()
-    return f"{source.get('title')} ({source.get('classification')})"
+def _source_shown(source: Source) -> str:
+    if source.kind == "fact":
+        return f"{source.title}: {decimal_text(source.value)} {source.unit or ''}".strip()
+    return f"{source.title} ({source.classification})"
