@@ -1,26 +1,23 @@
-"""Reads for reviewing answers: the context an answer was given, the cases reviews export, and
-a replay of an answer with today's engine.
+"""Reads for reviewing answers: the context an answer was given, and the cases reviews export.
 
 The history window is rebuilt the way the ask flow built it (askapp.services.asking): the last
 ASKAPP_HISTORY_TURNS turns before the question, made into a ConversationSession by
-`session_from_turns`. A replay runs the engine built by the composition root against that
-window and writes nothing: it is never stored as a turn.
+`session_from_turns` (beside the Turn model). Replaying an answer asks the model, so it is a
+service: askapp/services/replay.py.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from django.conf import settings
 from django.db.models import QuerySet
 
-from askapp.engine_setup import clearance_for, the_engine
-from askapp.models import AnswerTurn, Review, Turn
-from askapp.services.asking import session_from_turns
-from engine import Answer, ConversationSession, Figure, Source, decimal_text
+from askapp.models import AnswerTurn, Review, Turn, session_from_turns
+from engine import Answer, ConversationSession, Figure
 
 WINDOW_FIELDS = ("conversation", "position", "role", "origin", "text", "status", "intent")
 
@@ -78,7 +75,7 @@ def _session(turn: Turn, turns: Sequence[Turn]) -> ConversationSession:
     return session_from_turns(turns, scope=scope)
 
 
-def _question_text(turn: Turn) -> str:
+def question_text(turn: Turn) -> str:
     return turn.answers.text if turn.answers_id else str(turn.intent.get("question", ""))
 
 
@@ -115,7 +112,7 @@ def review_cases(*, turns: QuerySet[Any] | Iterable[Turn]) -> Export:
             skipped.append((answer, expected))
             continue
         history = windows[answer.pk].history
-        cases.append({"question": _question_text(answer), "history": history, **expected})
+        cases.append({"question": question_text(answer), "history": history, **expected})
     return Export(cases=cases, skipped=skipped)
 
 
@@ -178,92 +175,3 @@ def _right_figure(answer: Answer, review: Review) -> list[dict[str, Any]]:
     value = format(review.expected_value.normalize(), "f")
     unit = answer.figures[0].unit if answer.figures else ""
     return [{"label": "right figure (reviewer)", "value": value, "unit": unit}]
-
-
-# --- replay ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One line of a replay's difference: what was stored, what today's engine says."""
-
-    key: str
-    before: str
-    after: str
-
-    @property
-    def state(self) -> str:
-        if self.before == self.after:
-            return "same"
-        if not self.before:
-            return "added"
-        return "removed" if not self.after else "changed"
-
-
-@dataclass(frozen=True, slots=True)
-class Replay:
-    turn: Turn
-    question: str
-    window: Window
-    answer: Answer
-    status: Change
-    text: Change
-    figures: list[Change]
-    sources: list[Change]
-
-    @property
-    def changed(self) -> bool:
-        lines = [self.status, *self.figures, *self.sources]
-        return any(line.state != "same" for line in lines)
-
-
-def answer_replay(*, turn: Turn) -> Replay:
-    """Ask the answer's question again, with today's engine and knowledge base, given the same
-    history window and clearance; compare. Nothing is written."""
-    window = answer_window(turn=turn)
-    question = _question_text(turn)
-    stored = turn.to_engine()
-    answer = the_engine().answer(
-        question,
-        history=window.history,
-        session=window.session,
-        clearance=clearance_for(turn.conversation.owner),
-    )
-    return Replay(
-        turn=turn,
-        question=question,
-        window=window,
-        answer=answer,
-        status=Change("status", stored.status, answer.status),
-        text=Change("text", stored.text, answer.text),
-        figures=_changes(
-            stored.figures, answer.figures, key=lambda f: f.label, shown=_figure_shown
-        ),
-        sources=_changes(stored.sources, answer.sources, key=lambda s: s.id, shown=_source_shown),
-    )
-
-
-Item = TypeVar("Item", Figure, Source)
-
-
-def _changes(
-    before: Sequence[Item],
-    after: Sequence[Item],
-    *,
-    key: Callable[[Item], str],
-    shown: Callable[[Item], str],
-) -> list[Change]:
-    """Matched by `key` (a figure's label, a source's id), in the order first seen."""
-    old = {key(item): shown(item) for item in before}
-    new = {key(item): shown(item) for item in after}
-    return [Change(k, old.get(k, ""), new.get(k, "")) for k in dict.fromkeys([*old, *new])]
-
-
-def _figure_shown(figure: Figure) -> str:
-    return f"{decimal_text(figure.value)} {figure.unit}".strip()
-
-
-def _source_shown(source: Source) -> str:
-    if source.kind == "fact":
-        return f"{source.title}: {decimal_text(source.value)} {source.unit or ''}".strip()
-    return f"{source.title} ({source.classification})"

@@ -30,19 +30,11 @@ from django.utils import timezone
 
 from askapp.engine_setup import the_engine
 from askapp.errors import AskFailed, NotFound
-from askapp.models import Conversation, Turn
-from askapp.selectors.conversations import Owner, conversation_with_recent_turns
+from askapp.models import Conversation, Turn, session_from_turns
+from askapp.owners import Owner
+from askapp.selectors.conversations import conversation_with_recent_turns
 from askapp.services.citations import new_answer_citations_record
-from engine import (
-    Answer,
-    ConversationSession,
-    Engine,
-    EngineError,
-    Event,
-    Intent,
-    Remembered,
-    StoreError,
-)
+from engine import Answer, ConversationSession, Engine, EngineError, Event, StoreError
 
 logger = logging.getLogger(__name__)
 
@@ -115,37 +107,6 @@ def ask_prepare(
         clearance=clearance,
         engine=the_engine(),
     )
-
-
-def session_from_turns(turns: Sequence[Turn], *, scope: str | None) -> ConversationSession:
-    """The session the engine would hold after these turns (oldest first).
-
-    Each question becomes one Remembered with its stored (resolved) intent and the text of
-    its answer. Blocked exchanges are left out, as the engine's session leaves them out; an
-    answer whose question lies before the window is dropped. Client-supplied history has no
-    intent (history never reaches the parser), so it carries no slot, only context.
-    """
-    remembered: list[Remembered] = []
-    question: Turn | None = None
-    answers: list[str] = []
-
-    def flush() -> None:
-        if question is not None:
-            intent = Intent.from_dict(question.text, question.intent or {})
-            remembered.append(
-                Remembered(question.text, intent, "\n\n".join(answers), question.status)
-            )
-
-    for turn in turns:
-        if turn.status == Turn.Status.BLOCKED:
-            continue
-        if turn.role == Turn.Role.USER:
-            flush()
-            question, answers = turn, []
-        elif question is not None:
-            answers.append(turn.text)
-    flush()
-    return ConversationSession(scope=scope, turns=remembered)
 
 
 def ask_events(

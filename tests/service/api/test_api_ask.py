@@ -13,9 +13,9 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from askapp.api.sse import answer_frames
-from askapp.engine_setup import PUBLIC_ONLY as PUBLIC
 from askapp.models import Citation, Conversation, Turn
-from askapp.selectors.conversations import Owner
+from askapp.owners import Owner
+from askapp.permissions import PUBLIC_ONLY as PUBLIC
 from askapp.services import asking
 from askapp.services.asking import ask_prepare
 from askapp.store import DatabaseStore
