@@ -122,13 +122,13 @@ def cik_alias(cik: int) -> str:
 
 
 def _entity(company: CompanyFacts, options: CompanyFactsOptions, report: ImportReport) -> Entity:
-    """The company's entity: the one `--entity`, its CIK, its name or a ticker names, or new.
-    Its CIK, SEC name, tickers and any `--alias` join its aliases; a label that already
-    stands for another entity is an error (docs/adr/0003)."""
+    """The company's entity: the one `--entity` names, else the one its CIK, its name or a
+    ticker names; a new one when none does. Its CIK, SEC name, tickers and any `--alias` join
+    its aliases; a label that already stands for another entity is an error (ADR 0003)."""
     names = entity_names()
     cik = cik_alias(company.cik)
-    wanted = [options.entity, cik, company.name, *company.tickers]
-    entity = next((found for name in wanted if name and (found := names.find(name))), None)
+    wanted = [options.entity] if options.entity else [cik, company.name, *company.tickers]
+    entity = next((found for name in wanted if (found := names.find(name))), None)
     created = entity is None
     if entity is None:
         name = options.entity or company.name

@@ -449,6 +449,22 @@ def test_entity_and_alias_options_name_the_company(tmp_path: Path) -> None:
     assert "new entity Example, aliases added: Example Corp, CIK 0000000042, EXMP" in output
 
 
+def test_entity_option_wins_over_a_company_found_by_its_sec_name(tmp_path: Path) -> None:
+    EntityFactory(name="Example Corp")
+    doc = document({"us-gaap:Revenues": {"USD": [year("2023-01-01", "2023-12-31", 1)]}})
+    path = write(tmp_path / "facts.json", doc)
+    message = failure("import_companyfacts", path, "--entity", "Example")
+    assert message == f"{path}: alias 'Example Corp' already stands for the entity Example Corp"
+    assert list(Entity.objects.values_list("name", flat=True)) == ["Example Corp"]
+
+
+def test_tickers_the_file_carries_become_aliases(tmp_path: Path) -> None:
+    doc = document({"us-gaap:Revenues": {"USD": [year("2023-01-01", "2023-12-31", 1)]}})
+    doc["tickers"] = ["EXMP", "EXMP.B"]
+    _import(tmp_path, doc)
+    assert Entity.objects.get().aliases == ["CIK 0000000042", "EXMP", "EXMP.B", "Example"]
+
+
 def test_an_alias_another_entity_holds_is_an_error(tmp_path: Path, stored_fact: Fact) -> None:
     EntityFactory(name="Other", aliases=["EXMP"])
     doc = document({"us-gaap:Revenues": {"USD": [year("2023-01-01", "2023-12-31", 1)]}})
