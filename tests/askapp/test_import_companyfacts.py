@@ -12,7 +12,7 @@ import pytest
 from askapp.models import Entity, Fact, Metric
 from tests.askapp.commands import failure, run
 from tests.askapp.companyfacts import LPA, SNOWFLAKE, document, row, write, year
-from tests.factories import EntityFactory, FactFactory, MetricFactory
+from tests.factories import EntityFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -303,17 +303,6 @@ def test_a_bad_concept_map_names_its_file_and_line(tmp_path: Path, text: str, me
         f"{user_map}:{message}"
     )
     assert not Fact.objects.exists()
-
-
-@pytest.fixture
-def stored_fact() -> Fact:
-    return FactFactory(
-        entity=EntityFactory(name="Apple"),
-        metric=MetricFactory(name="Revenue"),
-        period="FY2023",
-        value=Decimal("1"),
-        source="earlier import",
-    )
 
 
 def _good_rows() -> list[dict]:
