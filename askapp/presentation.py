@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from askapp.models import Turn
@@ -204,9 +204,8 @@ def sources(turn: Turn, answer: Answer) -> list[SourceView]:
     return views
 
 
-def exact_value(raw: object, unit: str) -> str:
-    """A stored decimal string grouped in thousands, never rounded: 'USD 383,285,000,000'."""
-    number = _decimal(raw)
+def exact_value(number: Decimal | None, unit: str) -> str:
+    """A fact's value grouped in thousands, never rounded: 'USD 383,285,000,000'."""
     if number is None:
         return ""
     grouped = f"{number:,f}"
@@ -345,16 +344,6 @@ def _layout(turn: Turn, title: str, unit: str, labels: list[str], figures: list[
         has_negative=has_negative,
         anchor=f"chart-{turn.pk}",
     )
-
-
-def _decimal(raw: object) -> Decimal | None:
-    if raw is None or raw == "":
-        return None
-    try:
-        value = Decimal(str(raw))
-    except InvalidOperation:
-        return None
-    return value if value.is_finite() else None
 
 
 # --- one answer, ready for its template -----------------------------------------------------
