@@ -33,6 +33,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
+from askapp.admin.guard import GuardedAdmin, field_lookups, related_lookups
 from askapp.models import Chunk, Citation, Classification, Document, Entity, Fact, Metric
 from askapp.services.knowledge import document_save
 
@@ -66,21 +67,21 @@ def citing_answers_link(count: int | None, cites: str) -> str:
 
 
 @admin.register(Entity)
-class EntityAdmin(admin.ModelAdmin):
+class EntityAdmin(GuardedAdmin):
     list_display = ("name", "aliases", "updated")
     search_fields = ("name",)
     readonly_fields = ("created", "updated")
 
 
 @admin.register(Metric)
-class MetricAdmin(admin.ModelAdmin):
+class MetricAdmin(GuardedAdmin):
     list_display = ("name", "aliases", "updated")
     search_fields = ("name",)
     readonly_fields = ("created", "updated")
 
 
 @admin.register(Fact)
-class FactAdmin(admin.ModelAdmin):
+class FactAdmin(GuardedAdmin):
     list_display = (
         "entity", "metric", "period", "value", "unit", "classification", "source", "cited_by",
     )  # fmt: skip
@@ -91,6 +92,10 @@ class FactAdmin(admin.ModelAdmin):
         "classification",
         "unit",
     )
+    allowed_lookups = (
+        related_lookups("entity") | related_lookups("metric") | field_lookups("period")
+        | field_lookups("classification") | field_lookups("unit")
+    )  # fmt: skip
     search_fields = ("entity__name", "metric__name", "period", "source")
     list_select_related = ("entity", "metric")
     autocomplete_fields = ("entity", "metric", "source_document")
@@ -123,11 +128,14 @@ class ChunkInline(admin.TabularInline):
 
 
 @admin.register(Document)
-class DocumentAdmin(admin.ModelAdmin):
+class DocumentAdmin(GuardedAdmin):
     list_display = (
         "title", "classification", "entity", "period", "source", "cited_by", "updated",
     )  # fmt: skip
     list_filter = ("classification", ("entity", admin.RelatedOnlyFieldListFilter), "period")
+    allowed_lookups = (
+        field_lookups("classification") | related_lookups("entity") | field_lookups("period")
+    )
     # Never the body: a match on a RESTRICTED body would reveal its words to anyone.
     search_fields = ("title", "key", "source")
     list_select_related = ("entity",)

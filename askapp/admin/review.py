@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
+from askapp.admin.guard import GuardedAdmin, date_lookups, field_lookups, related_lookups
 from askapp.admin.knowledge import CITES_PARAMETER, may_see_restricted
 from askapp.admin.panels import answer_panels
 from askapp.models import (
@@ -85,10 +86,11 @@ class TranscriptInline(admin.TabularInline):
 
 
 @admin.register(Conversation)
-class ConversationAdmin(admin.ModelAdmin):
+class ConversationAdmin(GuardedAdmin):
     list_display = ("__str__", "owner_shown", "scope", "turns", "updated", "created")
     list_select_related = ("owner", "scope")
     list_filter = ("updated", ("scope", admin.RelatedOnlyFieldListFilter))
+    allowed_lookups = date_lookups("updated") | related_lookups("scope")
     search_fields = ("title", "turns__text")
     readonly_fields = (
         "id", "owner", "session_key", "title", "scope", "last_position", "created", "updated",
@@ -273,7 +275,7 @@ def _feedback_count(value: str) -> Coalesce:
 
 
 @admin.register(AnswerTurn)
-class AnswerTurnAdmin(admin.ModelAdmin):
+class AnswerTurnAdmin(GuardedAdmin):
     list_display = (
         "question", "answer", "status", "refused_shown", "source_count", "provider_shown",
         "latency", "feedback", "verdict", "created",
@@ -282,6 +284,10 @@ class AnswerTurnAdmin(admin.ModelAdmin):
     list_filter = (
         "status", RefusedFilter, BlockedFilter, FeedbackFilter, VerdictFilter, "provider",
         "created", CitesFilter,
+    )  # fmt: skip
+    allowed_lookups = (
+        field_lookups("status") | field_lookups("provider") | date_lookups("created")
+        | {"refused", "blocked", "feedback", "verdict", CITES_PARAMETER}
     )  # fmt: skip
     search_fields = ("text", "answers__text")
     list_per_page = 50
