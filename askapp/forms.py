@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from askapp.api.serializers import COMMENT_MAX, QUESTION_MAX, TITLE_MAX
 from askapp.models import Entity, Feedback
+from askapp.permissions import PUBLIC_ONLY
+from askapp.selectors.clearance import visible_entities
 
 
 class AskForm(forms.Form):
@@ -24,6 +28,13 @@ class AskForm(forms.Form):
         label="Company",
         help_text="Questions that name no company are about this one.",
     )
+
+    def __init__(self, *args: Any, clearance: frozenset[str] = PUBLIC_ONLY, **kwargs: Any):
+        """The company select lists, and accepts, only names the asker may learn exist: one
+        known only from material above their clearance is as unknown as a made-up one."""
+        super().__init__(*args, **kwargs)
+        scope = self.fields["scope"]
+        scope.queryset = visible_entities(clearance=clearance).order_by("name")  # type: ignore[attr-defined]
 
 
 class RenameForm(forms.Form):

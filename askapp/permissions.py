@@ -1,7 +1,10 @@
-"""Authorization beyond Django's model permissions: what a user's answers may draw on.
+"""Authorization beyond Django's model permissions: what a user may see.
 
 Classification is an allow-list (engine.types): PUBLIC for everyone who may chat, INTERNAL too
-for users with askapp.view_internal (or superusers). RESTRICTED is in no one's clearance.
+for users with askapp.view_internal (or superusers). RESTRICTED is in no one's clearance for
+answers. The admin shows by the same rule (`admin_clearance`), with one addition kept from
+ADR 0004: holders of askapp.change_restricted_document see everything, RESTRICTED included.
+See docs/adr/0029.
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 
 from askapp.models import INTERNAL_CLEARANCE_PERMISSION
-from engine import INTERNAL, PUBLIC
+from engine import INTERNAL, PUBLIC, RESTRICTED
 
 PUBLIC_ONLY: frozenset[str] = frozenset({PUBLIC})
 WITH_INTERNAL: frozenset[str] = frozenset({PUBLIC, INTERNAL})
+EVERYTHING: frozenset[str] = frozenset({PUBLIC, INTERNAL, RESTRICTED})
+RESTRICTED_PERMISSION = "askapp.change_restricted_document"
+_ADMIN_CLEARANCE = "_askapp_admin_clearance"
 _MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
@@ -31,6 +37,25 @@ def clearance_for(user: Any) -> frozenset[str]:
     if user.is_superuser or _has_internal_permission(user):
         return WITH_INTERNAL
     return PUBLIC_ONLY
+
+
+def admin_clearance(user: Any) -> frozenset[str]:
+    """What the admin shows a user: their answers' clearance, or everything for holders of
+    change_restricted_document (RESTRICTED is the top level: it includes INTERNAL)."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return PUBLIC_ONLY
+    if user.has_perm(RESTRICTED_PERMISSION):
+        return EVERYTHING
+    return WITH_INTERNAL if user.has_perm(INTERNAL_CLEARANCE_PERMISSION) else PUBLIC_ONLY
+
+
+def request_clearance(request: Any) -> frozenset[str]:
+    """`admin_clearance` of the request's user, worked out once per request."""
+    clearance = getattr(request, _ADMIN_CLEARANCE, None)
+    if clearance is None:
+        clearance = admin_clearance(request.user)
+        setattr(request, _ADMIN_CLEARANCE, clearance)
+    return clearance
 
 
 def _has_internal_permission(user: Any) -> bool:

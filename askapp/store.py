@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 import engine
 from askapp import search
 from askapp.models import Chunk, Classification, Document, Entity, Fact, Metric
+from askapp.selectors.clearance import naming_levels, term_classification
 
 _KNOWN = frozenset(Classification.values)
 SERIES_CACHED = 4096
@@ -20,11 +21,13 @@ class DatabaseStore:
     """Entities, metrics, facts and passages from the database, as engine values.
 
     The vocabulary is cached per store and checked with one cheap probe per call (row counts
-    and the latest `updated` of entities, metrics and facts, in a single query): a question
-    costs one small query instead of three full reads, and any import, admin edit or delete
+    and the latest `updated` of entities, metrics, facts and documents, in a single query): a
+    question costs one small query instead of three full reads, and any import, admin edit or delete
     is seen by the very next question, in every process, with no cross-process signal.
     Writes that bypass `updated` (a raw queryset update of aliases) are caught by a full
-    re-read at most every `refresh_after` seconds.
+    re-read at most every `refresh_after` seconds. Each name comes with the least restrictive
+    classification among the facts and documents naming it (askapp/selectors/clearance.py),
+    read with the names, so the engine keeps a name from askers who may not learn it.
     """
 
     def __init__(
@@ -63,7 +66,13 @@ class DatabaseStore:
     def _read_probe(self) -> tuple[object, ...]:
         from django.db import connections
 
-        tables = (Entity._meta.db_table, Metric._meta.db_table, Fact._meta.db_table)
+        # Documents too: a document naming a company decides who may learn that name.
+        tables = (
+            Entity._meta.db_table,
+            Metric._meta.db_table,
+            Fact._meta.db_table,
+            Document._meta.db_table,
+        )
         parts = ", ".join(
             f"(SELECT count(*) FROM {t}), (SELECT max(updated) FROM {t})" for t in tables
         )
@@ -72,8 +81,14 @@ class DatabaseStore:
             return tuple(cursor.fetchone())
 
     def _read_vocabulary(self) -> engine.Vocabulary:
-        entities = tuple(e.to_engine() for e in Entity.objects.using(self.using).order_by("name"))
-        metrics = tuple(m.to_engine() for m in Metric.objects.using(self.using).order_by("name"))
+        entities = tuple(
+            e.to_engine(classification=term_classification(e))
+            for e in Entity.objects.using(self.using).annotate(**naming_levels(Entity))
+        )
+        metrics = tuple(
+            m.to_engine(classification=term_classification(m))
+            for m in Metric.objects.using(self.using).annotate(**naming_levels(Metric))
+        )
         periods = tuple(
             Fact.objects.using(self.using)
             .order_by("period")

@@ -131,8 +131,8 @@ def home(request: HttpRequest, owner: Owner | None) -> HttpResponse:
         request,
         owner,
         "chat/conversation.html",
-        form=AskForm(),
-        counts=knowledge_base_counts(),
+        form=AskForm(clearance=clearance_for(request.user)),
+        counts=knowledge_base_counts(clearance=clearance_for(request.user)),
         examples=EXAMPLES,
     )
 
@@ -173,7 +173,8 @@ def _conversation_page(
         status=status,
         conversation=chat,
         exchanges=exchange_views(turns, verdicts=owner_verdicts(owner=owner, turns=turns)),
-        form=form or AskForm(initial={"conversation": chat.pk}),
+        form=form
+        or AskForm(initial={"conversation": chat.pk}, clearance=clearance_for(request.user)),
         rename=RenameForm(initial={"title": chat.title}),
     )
 
@@ -226,7 +227,8 @@ class LogoutView(auth_views.LogoutView):
 def ask_question(request: HttpRequest, owner: Owner | None) -> HttpResponse:
     """Ask, store, and show the conversation (POST, redirect, GET)."""
     owner = _owned(owner)
-    form = AskForm(request.POST)
+    clearance = clearance_for(request.user)
+    form = AskForm(request.POST, clearance=clearance)
     if not form.is_valid():
         return _ask_form_again(request, owner, form, status=400)
     wait = _throttled(request)
@@ -240,7 +242,7 @@ def ask_question(request: HttpRequest, owner: Owner | None) -> HttpResponse:
     prepared = ask_prepare(
         owner=owner,
         question=form.cleaned_data["question"],
-        clearance=clearance_for(request.user),
+        clearance=clearance,
         conversation_id=conversation_id,
     )
     try:
@@ -264,7 +266,7 @@ def _ask_form_again(
         "chat/conversation.html",
         status=status,
         form=form,
-        counts=knowledge_base_counts(),
+        counts=knowledge_base_counts(clearance=clearance_for(request.user)),
         examples=EXAMPLES,
     )
 

@@ -78,6 +78,7 @@ from engine.types import (
     Term,
     Vocabulary,
     decimal_text,
+    least_restrictive,
     showable,
 )
 
@@ -165,6 +166,7 @@ __all__ = [
     "figures_in",
     "final_answer",
     "format_value",
+    "least_restrictive",
     "normalise_period",
     "parser_for",
     "run_cases",

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypedDict, Unpack
 
+from engine.cache import visible_vocabulary
 from engine.errors import ANSWERED_FAILURES, ProviderError
 from engine.gate import SecurityGate
 from engine.grounding import Grounder, cites, sentences
@@ -179,7 +180,9 @@ class _Run:
 
     def _answer(self) -> Iterator[Event]:
         store = self.engine.store
-        vocabulary = store.vocabulary()
+        # A name only material above the asker's clearance introduces is unknown to this
+        # question: not linked, never offered as a choice, never the only company.
+        vocabulary = visible_vocabulary(store.vocabulary(), self.clearance)
         intent = self.engine.parser_for(vocabulary).parse(self.question)
         if self.session is not None:
             intent, self.carried = self.session.resolve(intent)

@@ -34,3 +34,26 @@ class PerVocabulary(Generic[Built]):
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
         return built
+
+
+_VISIBLE: OrderedDict[tuple[str, frozenset[str]], Vocabulary] = OrderedDict()
+_VISIBLE_LOCK = threading.Lock()
+_VISIBLE_SIZE = 16
+
+
+def visible_vocabulary(vocabulary: Vocabulary, clearance: frozenset[str]) -> Vocabulary:
+    """`vocabulary.visible_to(clearance)`, worked out once per version and clearance (each
+    question would otherwise walk every name)."""
+    if not vocabulary.version:
+        return vocabulary.visible_to(clearance)
+    key = (vocabulary.version, clearance)
+    with _VISIBLE_LOCK:
+        if key in _VISIBLE:
+            _VISIBLE.move_to_end(key)
+            return _VISIBLE[key]
+    visible = vocabulary.visible_to(clearance)
+    with _VISIBLE_LOCK:
+        _VISIBLE[key] = visible
+        while len(_VISIBLE) > _VISIBLE_SIZE:
+            _VISIBLE.popitem(last=False)
+    return visible

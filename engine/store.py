@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from engine.types import Fact, Passage, Term, Vocabulary
+from engine.types import Fact, Passage, Term, Vocabulary, least_restrictive
 
 
 class KnowledgeStore(Protocol):
@@ -48,6 +48,27 @@ class KnowledgeStore(Protocol):
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
+def _naming(
+    facts: dict[tuple[str, str], dict[str, Fact]], passages: Sequence[Passage]
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The classification of each entity and metric name the material introduces: the
+    least restrictive among the facts (and, for entities, passages) naming it. Names given
+    as Terms keep the classification they were given."""
+    entity_levels: dict[str, list[str | None]] = defaultdict(list)
+    metric_levels: dict[str, list[str | None]] = defaultdict(list)
+    for (entity, metric), by_period in facts.items():
+        for fact in by_period.values():
+            entity_levels[entity].append(fact.classification)
+            metric_levels[metric].append(fact.classification)
+    for passage in passages:
+        if passage.entity:
+            entity_levels[passage.entity].append(passage.classification)
+    return (
+        {name: least_restrictive(levels) for name, levels in entity_levels.items()},
+        {name: least_restrictive(levels) for name, levels in metric_levels.items()},
+    )
+
+
 class InMemoryStore:
     """A KnowledgeStore over Python lists, for engine tests and the evaluation command."""
 
@@ -64,9 +85,11 @@ class InMemoryStore:
             self._facts[(fact.entity, fact.metric)][fact.period] = fact
         entity_terms = {t.name: t for t in entities}
         metric_terms = {t.name: t for t in metrics}
+        passages = list(passages)
+        named = _naming(self._facts, passages)
         for entity, metric in self._facts:
-            entity_terms.setdefault(entity, Term(entity))
-            metric_terms.setdefault(metric, Term(metric))
+            entity_terms.setdefault(entity, Term(entity, (), named[0][entity]))
+            metric_terms.setdefault(metric, Term(metric, (), named[1][metric]))
         periods = sorted({p for by_period in self._facts.values() for p in by_period})
         digest = hashlib.sha1(
             repr((sorted(entity_terms.items()), sorted(metric_terms.items()), periods)).encode()
@@ -77,7 +100,7 @@ class InMemoryStore:
             periods=tuple(periods),
             version=digest,
         )
-        self._passages = list(passages)
+        self._passages = passages
         self._passage_words = [set(_words(p.title + " " + p.text)) for p in self._passages]
         document_frequency: dict[str, int] = defaultdict(int)
         for words in self._passage_words:

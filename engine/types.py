@@ -8,7 +8,7 @@ is empty, and a missing classification stays unknown (""), which is never shown.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, cast
@@ -32,12 +32,26 @@ def showable(classification: str | None, clearance: frozenset[str]) -> bool:
     return classification in SHOWABLE and classification in clearance
 
 
+def least_restrictive(classifications: Iterable[str | None]) -> str:
+    """The classification a name carries among material of these classifications: the least
+    restrictive known one, since that is the clearance needed to learn the name exists;
+    "" (unknown, never shown) when none is known."""
+    known = set(classifications)
+    return next((c for c in CLASSIFICATIONS if c in known), "")
+
+
 @dataclass(frozen=True, slots=True)
 class Term:
-    """A name in the store's vocabulary (an entity or a metric) with its aliases."""
+    """A name in the store's vocabulary (an entity or a metric) with its aliases.
+
+    `classification` is the least restrictive classification among the facts and documents
+    that name it: a name only RESTRICTED material names is known to no answer, one only
+    INTERNAL material names only to askers cleared for INTERNAL (`Vocabulary.visible_to`).
+    """
 
     name: str
     aliases: tuple[str, ...] = ()
+    classification: str = PUBLIC
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +62,17 @@ class Vocabulary:
     metrics: tuple[Term, ...]
     periods: tuple[str, ...] = ()
     version: str = ""
+
+    def visible_to(self, clearance: frozenset[str]) -> Vocabulary:
+        """The names an asker with this clearance may learn exist (showable terms only),
+        under a version of their own; this very vocabulary when every name is showable."""
+        entities = tuple(t for t in self.entities if showable(t.classification, clearance))
+        metrics = tuple(t for t in self.metrics if showable(t.classification, clearance))
+        if len(entities) == len(self.entities) and len(metrics) == len(self.metrics):
+            return self
+        level = "+".join(sorted(clearance & SHOWABLE)) or "none"
+        version = f"{self.version}/{level}" if self.version else ""
+        return Vocabulary(entities, metrics, self.periods, version)
 
 
 @dataclass(frozen=True, slots=True)

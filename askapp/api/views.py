@@ -200,7 +200,10 @@ class ConversationListView(APIView):
     )
     def post(self, request: Request) -> Response:
         data = _valid(ConversationInput, request.data)
-        scope = entity_by_name(name=data["scope"]) if data.get("scope") else None
+        clearance = clearance_for(request.user)
+        scope = (
+            entity_by_name(name=data["scope"], clearance=clearance) if data.get("scope") else None
+        )
         conversation = conversation_create(
             owner=request_owner(request),
             title=data.get("title", ""),

@@ -28,8 +28,10 @@ class Entity(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def to_engine(self) -> engine.Term:
-        return engine.Term(name=self.name, aliases=tuple(self.aliases))
+    def to_engine(self, *, classification: str = engine.PUBLIC) -> engine.Term:
+        return engine.Term(
+            name=self.name, aliases=tuple(self.aliases), classification=classification
+        )
 
 
 class Metric(models.Model):
@@ -46,8 +48,10 @@ class Metric(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def to_engine(self) -> engine.Term:
-        return engine.Term(name=self.name, aliases=tuple(self.aliases))
+    def to_engine(self, *, classification: str = engine.PUBLIC) -> engine.Term:
+        return engine.Term(
+            name=self.name, aliases=tuple(self.aliases), classification=classification
+        )
 
 
 class Document(models.Model):

@@ -9,6 +9,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from askapp.errors import Invalid, NotFound
 from askapp.models import Conversation, Entity, Feedback, Turn
 from askapp.owners import Owner
+from askapp.selectors.clearance import visible_entities
 
 
 def conversation_list(*, owner: Owner | None, search: str = "") -> QuerySet[Conversation]:
@@ -113,14 +114,17 @@ def turn_get(*, owner: Owner, turn_id: uuid.UUID | str) -> Turn:
         raise missing from None
 
 
-def entity_by_name(*, name: str) -> Entity:
-    """The entity a scope names: by name, ignoring case, or by one of its aliases."""
+def entity_by_name(*, name: str, clearance: frozenset[str]) -> Entity:
+    """The entity a scope names: by name, ignoring case, or by one of its aliases; among
+    those the reader may learn exist (a name only material above their clearance names is
+    answered exactly as a name nobody knows)."""
     wanted = name.strip()
-    match = Entity.objects.filter(name__iexact=wanted).first()
+    entities = visible_entities(clearance=clearance)
+    match = entities.filter(name__iexact=wanted).first()
     if match is not None:
         return match
     folded = wanted.casefold()
-    for entity in Entity.objects.exclude(aliases=[]):
+    for entity in entities.exclude(aliases=[]):
         if any(str(alias).casefold() == folded for alias in entity.aliases):
             return entity
     raise Invalid(

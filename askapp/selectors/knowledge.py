@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from askapp.models import Document, Entity, Fact, Metric
+from askapp.models import Document, Fact
+from askapp.selectors.clearance import allowed, visible_entities, visible_metrics
 
 
-def knowledge_base_counts() -> dict[str, int]:
-    """How much the knowledge base holds, for the landing page."""
+def knowledge_base_counts(*, clearance: frozenset[str]) -> dict[str, int]:
+    """How much of the knowledge base the reader may see, for the landing page."""
+    levels = allowed(clearance)
     return {
-        "facts": Fact.objects.count(),
-        "entities": Entity.objects.count(),
-        "metrics": Metric.objects.count(),
-        "documents": Document.objects.count(),
+        "facts": Fact.objects.filter(classification__in=levels).count(),
+        "entities": visible_entities(clearance=clearance).count(),
+        "metrics": visible_metrics(clearance=clearance).count(),
+        "documents": Document.objects.filter(classification__in=levels).count(),
     }

@@ -511,8 +511,8 @@ def test_the_conversation_page_reads_in_a_fixed_number_of_queries(
     for _ in range(5):
         answer = answer_for(conversation, sources=[APPLE_2023])
     FeedbackFactory(turn=answer, user=user)
-    # session, user, conversation, turns, feedback, recent conversations
-    with django_assert_num_queries(6):
+    # session, user, clearance, conversation, turns, feedback, recent conversations
+    with django_assert_num_queries(7):
         page(client.get(f"/c/{conversation.pk}/"))
 
 
