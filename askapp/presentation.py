@@ -1,6 +1,7 @@
 """How stored turns read on the chat page: exchanges, carried slots, sources and charts.
 
-Pure functions over stored turns (no queries, no writes), so the conversation page and the
+Pure functions over stored turns (no queries, no writes; a turn read with the `withheld` mark
+of askapp.selectors.clearance shows only that it is withheld), so the conversation page and the
 single-answer fragment the script fetches after a stream render an answer from one source of
 truth: the turn as stored, read back as the engine's values (`Turn.to_engine()`).
 """
@@ -14,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from askapp.models import Turn
+from askapp.selectors.clearance import WITHHELD_TEXT
 from engine import Answer, Carried, Figure, Source, format_value
 
 SLOT_WORDS = {
@@ -366,17 +368,21 @@ class AnswerView:
     chart: Chart | None
     reason: str
     verdict: str = ""  # the reader's own feedback: up, down or empty
+    withheld: bool = False  # it cites material the reader may no longer see
 
     @property
     def status(self) -> str:
-        return self.turn.status
+        return "withheld" if self.withheld else self.turn.status
 
 
 def answer_view(
     turn: Turn, earlier_questions: Sequence[Turn] = (), *, verdict: str = ""
 ) -> AnswerView:
     """Everything the answer template shows. A not-found or blocked answer never shows a
-    figure, a source or a chart, whatever the stored turn holds."""
+    figure, a source or a chart, whatever the stored turn holds; a withheld one (it cites
+    material the reader may no longer see) shows only the notice that it is withheld."""
+    if getattr(turn, "withheld", False):
+        return withheld_view(turn, verdict=verdict)
     status = turn.status
     answer = turn.to_engine()
     plain = status in (Turn.Status.NOT_FOUND, Turn.Status.BLOCKED, Turn.Status.ERROR)
@@ -396,6 +402,21 @@ def answer_view(
         chart=None if plain else chart(turn, answer),
         reason=reason_label(turn.reason),
         verdict=verdict,
+    )
+
+
+def withheld_view(turn: Turn, *, verdict: str = "") -> AnswerView:
+    return AnswerView(
+        turn=turn,
+        label="Withheld",
+        understood="",
+        carried=[],
+        text=[Citation(WITHHELD_TEXT)],
+        sources=[],
+        chart=None,
+        reason="",
+        verdict=verdict,
+        withheld=True,
     )
 
 

@@ -143,7 +143,7 @@ def conversations(request: HttpRequest, owner: Owner | None) -> HttpResponse:
     """All the visitor's conversations, most recently active first, searchable."""
     search = SearchForm(request.GET)
     words = search.cleaned_data["q"] if search.is_valid() else ""
-    rows = conversation_list(owner=owner, search=words)
+    rows = conversation_list(owner=owner, search=words, clearance=clearance_for(request.user))
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     return _page(request, owner, "chat/list.html", search=search, words=words, page=page, recent=[])
 
@@ -165,7 +165,8 @@ def _conversation_page(
     status: int = 200,
 ) -> HttpResponse:
     chat = conversation_get(owner=owner, conversation_id=conversation_id)
-    turns = conversation_turns(conversation=chat)
+    clearance = clearance_for(request.user)
+    turns = conversation_turns(conversation=chat, clearance=clearance)
     return _page(
         request,
         owner,
@@ -173,8 +174,7 @@ def _conversation_page(
         status=status,
         conversation=chat,
         exchanges=exchange_views(turns, verdicts=owner_verdicts(owner=owner, turns=turns)),
-        form=form
-        or AskForm(initial={"conversation": chat.pk}, clearance=clearance_for(request.user)),
+        form=form or AskForm(initial={"conversation": chat.pk}, clearance=clearance),
         rename=RenameForm(initial={"title": chat.title}),
     )
 
@@ -188,7 +188,7 @@ def turn_fragment(request: HttpRequest, owner: Owner | None, turn_id: uuid.UUID)
     question = turn if turn.role == Turn.Role.USER else turn.answers
     if question is None:
         raise Http404("This turn answers no question.")
-    answers = question_answers(question=question)
+    answers = question_answers(question=question, clearance=clearance_for(request.user))
     (exchange,) = exchange_views(
         [question, *answers],
         earlier=questions_before(question=question),

@@ -1,9 +1,14 @@
 """The knowledge base in the admin: entities, metrics, facts and documents.
 
 Saving a document goes through the service, so its chunks (and the full-text index that
-follows them) always match the text. A RESTRICTED document's text is shown only to users
-with `askapp.change_restricted_document`: anyone else sees that the row exists, its title
-and classification, never its body or chunks, and cannot change or delete it (ADR 0004).
+follows them) always match the text.
+
+Every list, filter, search, form choice and page here shows only what the reader's clearance
+holds (askapp.permissions.admin_clearance; docs/adr/0029, which supersedes ADR 0004's "the row
+is listed, its body hidden"): a fact or document of a classification the reader may not see is
+not listed and its page does not exist for them; an entity or metric name is shown only when
+some fact or document the reader may see names it. Holders of
+askapp.change_restricted_document see everything.
 
 Facts and documents show how many answers cite them, counted in the citation index by one
 subquery per changelist (never a scan of the answers' frozen sources), linked to those
@@ -16,17 +21,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.db import models
-from django.db.models import (
-    BooleanField,
-    Case,
-    Count,
-    IntegerField,
-    OuterRef,
-    QuerySet,
-    Subquery,
-    Value,
-    When,
-)
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.forms import Field
 from django.http import HttpRequest
@@ -35,14 +30,60 @@ from django.utils.html import format_html
 
 from askapp.admin.guard import GuardedAdmin, field_lookups, related_lookups
 from askapp.models import Chunk, Citation, Classification, Document, Entity, Fact, Metric
+from askapp.permissions import request_clearance
+from askapp.selectors.clearance import (
+    allowed,
+    entities_named,
+    metrics_named,
+    visible_entities,
+    visible_metrics,
+)
 from askapp.services.knowledge import document_save
 
-RESTRICTED_PERMISSION = "askapp.change_restricted_document"
 CITES_PARAMETER = "cites"
 
 
-def may_see_restricted(request: HttpRequest) -> bool:
-    return request.user.has_perm(RESTRICTED_PERMISSION)
+class NamedOnlyFilter(admin.RelatedOnlyFieldListFilter):
+    """The entities (or metrics) rows point to, among those whose names the reader may see."""
+
+    def field_choices(self, field: Any, request: HttpRequest, model_admin: Any) -> Any:
+        pks = (
+            model_admin.get_queryset(request)
+            .distinct()
+            .values_list(f"{self.field_path}__pk", flat=True)
+        )
+        clearance = request_clearance(request)
+        named = entities_named if field.related_model is Entity else metrics_named
+        return field.get_choices(
+            include_blank=False,
+            limit_choices_to=Q(pk__in=pks) & named(clearance),
+            ordering=self.field_admin_ordering(field, request, model_admin),
+        )
+
+
+class ClearanceChoices:
+    """A classification select offers only what the reader may see (and so write); the
+    entity, metric and source-document pickers only what the reader may see."""
+
+    def formfield_for_choice_field(
+        self, db_field: models.Field[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> Field:
+        if db_field.name == "classification":
+            levels = allowed(request_clearance(request))
+            kwargs["choices"] = [c for c in Classification.choices if c[0] in levels]
+        return super().formfield_for_choice_field(db_field, request, **kwargs)  # type: ignore[misc]
+
+    def formfield_for_foreignkey(
+        self, db_field: models.ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> Any:
+        clearance = request_clearance(request)
+        if db_field.related_model is Entity:
+            kwargs["queryset"] = visible_entities(clearance=clearance)
+        elif db_field.related_model is Metric:
+            kwargs["queryset"] = visible_metrics(clearance=clearance)
+        elif db_field.related_model is Document:
+            kwargs["queryset"] = Document.objects.filter(classification__in=allowed(clearance))
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
 
 
 def citing_answers(pointer: str) -> Coalesce:
@@ -72,6 +113,9 @@ class EntityAdmin(GuardedAdmin):
     search_fields = ("name",)
     readonly_fields = ("created", "updated")
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Entity]:
+        return super().get_queryset(request).filter(entities_named(request_clearance(request)))
+
 
 @admin.register(Metric)
 class MetricAdmin(GuardedAdmin):
@@ -79,9 +123,12 @@ class MetricAdmin(GuardedAdmin):
     search_fields = ("name",)
     readonly_fields = ("created", "updated")
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Metric]:
+        return super().get_queryset(request).filter(metrics_named(request_clearance(request)))
+
 
 @admin.register(Fact)
-class FactAdmin(GuardedAdmin):
+class FactAdmin(ClearanceChoices, GuardedAdmin):
     list_display = (
         "entity", "metric", "period", "value", "unit", "classification", "source", "cited_by",
     )  # fmt: skip
@@ -102,7 +149,9 @@ class FactAdmin(GuardedAdmin):
     readonly_fields = ("cited_by", "created", "updated")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Fact]:
-        return super().get_queryset(request).annotate(citing_answers=citing_answers("fact"))
+        levels = allowed(request_clearance(request))
+        facts = super().get_queryset(request).filter(classification__in=levels)
+        return facts.annotate(citing_answers=citing_answers("fact"))
 
     @admin.display(description="cited by", ordering="citing_answers")
     def cited_by(self, fact: Fact) -> str:
@@ -128,7 +177,7 @@ class ChunkInline(admin.TabularInline):
 
 
 @admin.register(Document)
-class DocumentAdmin(GuardedAdmin):
+class DocumentAdmin(ClearanceChoices, GuardedAdmin):
     list_display = (
         "title", "classification", "entity", "period", "source", "cited_by", "updated",
     )  # fmt: skip
@@ -144,59 +193,16 @@ class DocumentAdmin(GuardedAdmin):
     inlines = (ChunkInline,)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Document]:
-        """Each row carries its citing answers' count, and whether this reader may follow the
-        link to them: those answers quote the document, so for a RESTRICTED one only readers
-        holding the permission may (it was cited before it became RESTRICTED: no RESTRICTED
-        passage reaches an answer)."""
-        linked: Any = Value(True)
-        if not may_see_restricted(request):
-            linked = Case(
-                When(classification=Classification.RESTRICTED, then=Value(False)),
-                default=Value(True),
-                output_field=BooleanField(),
-            )
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(citing_answers=citing_answers("document"), citing_linked=linked)
-        )
+        levels = allowed(request_clearance(request))
+        documents = super().get_queryset(request).filter(classification__in=levels)
+        return documents.annotate(citing_answers=citing_answers("document"))
 
     @admin.display(description="cited by", ordering="citing_answers")
     def cited_by(self, document: Document) -> str:
-        count = getattr(document, "citing_answers", None)
-        if document.pk is None or not count:
+        if document.pk is None:
             return "none"
-        if not getattr(document, "citing_linked", False):
-            return "1 answer" if count == 1 else f"{count} answers"
+        count = getattr(document, "citing_answers", None)
         return citing_answers_link(count, f"document:{document.pk}")
 
     def save_model(self, request: HttpRequest, obj: Document, form: Any, change: bool) -> None:
         document_save(document=obj)
-
-    def get_fields(self, request: HttpRequest, obj: Document | None = None) -> list[Any]:
-        fields = list(super().get_fields(request, obj))
-        return [f for f in fields if f != "body"] if self._is_hidden(request, obj) else fields
-
-    def get_inlines(self, request: HttpRequest, obj: Document | None) -> Any:
-        return () if self._is_hidden(request, obj) else self.inlines
-
-    def has_change_permission(self, request: HttpRequest, obj: Document | None = None) -> bool:
-        return not self._is_hidden(request, obj) and super().has_change_permission(request, obj)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Document | None = None) -> bool:
-        return not self._is_hidden(request, obj) and super().has_delete_permission(request, obj)
-
-    def formfield_for_choice_field(
-        self, db_field: models.Field[Any, Any], request: HttpRequest, **kwargs: Any
-    ) -> Field:
-        if db_field.name == "classification" and not may_see_restricted(request):
-            # Whoever may not read RESTRICTED documents may not write one either.
-            kwargs["choices"] = [
-                choice for choice in Classification.choices if choice[0] != "RESTRICTED"
-            ]
-        return super().formfield_for_choice_field(db_field, request, **kwargs)
-
-    @staticmethod
-    def _is_hidden(request: HttpRequest, obj: Document | None) -> bool:
-        restricted = obj is not None and obj.classification == Classification.RESTRICTED
-        return restricted and not may_see_restricted(request)

@@ -5,11 +5,11 @@ Everything here is plain data for the templates, which escape it. The one piece 
 built in Python is a passage excerpt with the cited figures wrapped in <mark>, made with
 format_html so every bit of the excerpt is escaped.
 
-RESTRICTED (ADR 0004): an excerpt is shown only when both the classification frozen with the
-source and the document's classification today are on the allow-list (PUBLIC, INTERNAL), or
-the reader holds askapp.change_restricted_document. No RESTRICTED passage reaches an answer,
-so a hidden excerpt means the document was reclassified after it was cited, or the frozen
-record is damaged; either way its words stay out of view.
+Clearance (docs/adr/0029): an excerpt is shown only when both the classification frozen with
+the source and the document's classification today are within the reader's clearance
+(askapp.permissions.admin_clearance). An answer that cites material beyond it now is withheld
+whole: the page shows no provenance, interpretation or figures for it, and its history panel
+shows earlier withheld answers as a notice.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from askapp.models import Document, Fact, Feedback, Turn
 from askapp.selectors.reviews import Window
 from askapp.services.citations import source_pointer
 from engine import (
-    SHOWABLE,
     Ambiguity,
     Answer,
     Carried,
@@ -68,7 +67,7 @@ class PassageRow:
     hidden_because: str = ""
 
 
-def provenance(turn: Turn, *, may_see_restricted: bool) -> tuple[list[FactRow], list[PassageRow]]:
+def provenance(turn: Turn, *, clearance: frozenset[str]) -> tuple[list[FactRow], list[PassageRow]]:
     """One row per frozen source, with what the knowledge base holds today. Two queries."""
     answer = turn.to_engine()
     pointers = [source_pointer(s) for s in answer.sources]
@@ -85,7 +84,7 @@ def provenance(turn: Turn, *, may_see_restricted: bool) -> tuple[list[FactRow], 
             fact_rows.append(_fact_row(source, facts.get(pointer.fact_id or 0)))
         else:
             document = documents.get(pointer.document_id or 0)
-            passage_rows.append(_passage_row(source, document, cited, may_see_restricted))
+            passage_rows.append(_passage_row(source, document, cited, clearance))
     return fact_rows, passage_rows
 
 
@@ -114,16 +113,15 @@ def _passage_row(
     source: Source,
     document: Document | None,
     cited: set[Mention],
-    may_see_restricted: bool,
+    clearance: frozenset[str],
 ) -> PassageRow:
     frozen = source.classification
     now = document.classification if document else ""
     hidden = ""
-    if not may_see_restricted:
-        if frozen not in SHOWABLE:
-            hidden = f"its classification when cited was {frozen or 'unknown'}"
-        elif now and now not in SHOWABLE:
-            hidden = f"the document is {now} now"
+    if frozen not in clearance:
+        hidden = f"its classification when cited was {frozen or 'unknown'}"
+    elif now and now not in clearance:
+        hidden = f"the document is {now} now"
     return PassageRow(
         source_id=source.id,
         title=source.title,
@@ -286,10 +284,21 @@ class Panels:
     window: Window
     figures: list[FigureRow]
     feedback: list[Feedback]
+    withheld: bool = False
 
 
-def answer_panels(turn: Turn, window: Window, *, may_see_restricted: bool) -> Panels:
-    facts, passages = provenance(turn, may_see_restricted=may_see_restricted)
+def answer_panels(turn: Turn, window: Window, *, clearance: frozenset[str]) -> Panels:
+    if getattr(turn, "withheld", False):
+        return Panels(
+            facts=[],
+            passages=[],
+            interpretation=Interpretation(parsed=False),
+            window=window,
+            figures=[],
+            feedback=feedback_rows(turn),
+            withheld=True,
+        )
+    facts, passages = provenance(turn, clearance=clearance)
     return Panels(
         facts=facts,
         passages=passages,

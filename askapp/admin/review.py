@@ -20,6 +20,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
@@ -29,22 +30,37 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
-from askapp.admin.guard import GuardedAdmin, date_lookups, field_lookups, related_lookups
-from askapp.admin.knowledge import CITES_PARAMETER, may_see_restricted
+from askapp.admin.guard import (
+    GuardedAdmin,
+    bounded_search,
+    date_lookups,
+    field_lookups,
+    related_lookups,
+)
+from askapp.admin.knowledge import CITES_PARAMETER, NamedOnlyFilter
 from askapp.admin.panels import answer_panels
 from askapp.models import (
     AnswerTurn,
     Citation,
-    Classification,
     Conversation,
     Document,
+    Fact,
     Feedback,
     Review,
     Turn,
 )
+from askapp.permissions import request_clearance
+from askapp.selectors.clearance import (
+    WITHHELD_TEXT,
+    allowed,
+    turns_shown,
+    visible_entities,
+    withheld,
+)
 from askapp.selectors.reviews import answer_window, review_cases
 from askapp.services.replay import answer_replay
 from askapp.services.reviews import review_clear, review_set
+from engine import Answer
 
 REVIEW_PERMISSIONS = ("askapp.add_review", "askapp.change_review")
 REPLAY_LIMIT = 10
@@ -54,48 +70,39 @@ EXCERPT = 100
 # --- conversations --------------------------------------------------------------------------
 
 
-class TranscriptInline(admin.TabularInline):
-    """The conversation as it happened, in order; read-only."""
-
-    model = Turn
-    fk_name = "conversation"
-    fields = ("position", "role", "origin", "text", "status", "refused", "review_link")
-    readonly_fields = fields
-    ordering = ("position",)
-    extra = 0
-    can_delete = False
-    verbose_name = "turn"
-    verbose_name_plural = "transcript"
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # Whoever may read the conversation may read its turns.
-        return request.user.has_perm("askapp.view_conversation")
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    @admin.display(description="review")
-    def review_link(self, turn: Turn) -> str:
-        if turn.role != Turn.Role.ASSISTANT or turn.origin != Turn.Origin.ASKED:
-            return ""
-        url = reverse("admin:askapp_answerturn_change", args=[turn.pk])
-        return format_html('<a href="{}">answer page</a>', url)
+TRANSCRIPT_PAGE = 50
 
 
 @admin.register(Conversation)
 class ConversationAdmin(GuardedAdmin):
-    list_display = ("__str__", "owner_shown", "scope", "turns", "updated", "created")
+    """Conversations, read-only: the transcript pages by TRANSCRIPT_PAGE turns, and an answer
+    citing what the reader may no longer see shows only that it is withheld. Who an anonymous
+    conversation belongs to is never shown: its owner id is a credential (docs/adr/0031)."""
+
+    list_display = ("__str__", "owner_shown", "scope_shown", "turns", "updated", "created")
     list_select_related = ("owner", "scope")
-    list_filter = ("updated", ("scope", admin.RelatedOnlyFieldListFilter))
+    list_filter = ("updated", ("scope", NamedOnlyFilter))
     allowed_lookups = date_lookups("updated") | related_lookups("scope")
-    search_fields = ("title", "turns__text")
-    readonly_fields = (
-        "id", "owner", "session_key", "title", "scope", "last_position", "created", "updated",
-    )  # fmt: skip
-    inlines = (TranscriptInline,)
+    search_fields = ("title",)
+    fields = ("id", "owner_shown", "title", "scope_shown", "last_position", "created", "updated")
+    readonly_fields = fields
+    change_form_template = "admin/askapp/conversation/change_form.html"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Conversation]:
+        clearance = request_clearance(request)
+        named = visible_entities(clearance=clearance).filter(pk=OuterRef("scope_id"))
+        return super().get_queryset(request).annotate(scope_visible=Exists(named))
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        """The title, or the text of a turn the reader may read: a withheld answer's words
+        match nothing."""
+        shown = turns_shown(request_clearance(request))
+        for word in bounded_search(search_term).split():
+            in_turns = Turn.objects.filter(shown, conversation=OuterRef("pk"), text__icontains=word)
+            queryset = queryset.filter(Q(title__icontains=word) | Exists(in_turns))
+        return queryset, False
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -105,13 +112,37 @@ class ConversationAdmin(GuardedAdmin):
 
     @admin.display(description="owner", ordering="owner__username")
     def owner_shown(self, conversation: Conversation) -> str:
-        return str(conversation.owner) if conversation.owner_id else "anonymous session"
+        return str(conversation.owner) if conversation.owner_id else "anonymous visitor"
+
+    @admin.display(description="scope", ordering="scope__name")
+    def scope_shown(self, conversation: Any) -> str:
+        if not conversation.scope_id:
+            return ""
+        if not getattr(conversation, "scope_visible", False):
+            return "a company you may not see"
+        return str(conversation.scope)
 
     @admin.display(description="turns", ordering="last_position")
     def turns(self, conversation: Conversation) -> int:
         # Positions are gap-free from 1 and turns are never deleted alone: the last position
         # is the number of turns, with no count query.
         return conversation.last_position
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        context = dict(extra_context or {})
+        conversation = self.get_object(request, object_id)
+        if conversation is not None and self.has_view_or_change_permission(request, conversation):
+            turns = (
+                Turn.objects.filter(conversation=conversation)
+                .annotate(withheld=withheld(request_clearance(request)))
+                .order_by("position")
+            )
+            page = Paginator(turns, TRANSCRIPT_PAGE).get_page(request.GET.get("turns"))
+            context["transcript"] = page
+            context["withheld_text"] = WITHHELD_TEXT
+        return super().change_view(request, object_id, form_url, context)
 
 
 # --- the answer list's filters --------------------------------------------------------------
@@ -205,10 +236,10 @@ class CitesFilter(admin.SimpleListFilter):
         kind, _, pk = value.partition(":")
         if kind not in ("fact", "document") or not pk.isdigit():
             return queryset.none()
-        if kind == "document" and not may_see_restricted(self.request):
-            restricted = Classification.RESTRICTED
-            if Document.objects.filter(pk=pk, classification=restricted).exists():
-                return queryset.none()  # its citing answers quote it: see ADR 0004
+        model = Fact if kind == "fact" else Document
+        levels = allowed(request_clearance(self.request))
+        if not model.objects.filter(pk=pk, classification__in=levels).exists():
+            return queryset.none()  # as if it did not exist: its citing answers quote it
         citing = Citation.objects.filter(turn=OuterRef("pk"), **{f"{kind}_id": int(pk)})
         return queryset.filter(Exists(citing))
 
@@ -295,8 +326,8 @@ class AnswerTurnAdmin(GuardedAdmin):
     change_form_template = "admin/askapp/answerturn/change_form.html"
     inlines = (ReviewInline,)
     _answered = (
-        "text", "status", "refused", "reason", "choices", "provider", "model", "latency_ms",
-        "created",
+        "text_shown", "status", "refused", "reason", "choices_shown", "provider", "model",
+        "latency_ms", "created",
     )  # fmt: skip
     fieldsets = (
         ("Asked", {"fields": ("conversation_link", "question_position", "question_text")}),
@@ -308,8 +339,21 @@ class AnswerTurnAdmin(GuardedAdmin):
             super()
             .get_queryset(request)
             .select_related("answers", "review")
-            .annotate(feedback_up=_feedback_count("up"), feedback_down=_feedback_count("down"))
+            .annotate(
+                feedback_up=_feedback_count("up"),
+                feedback_down=_feedback_count("down"),
+                withheld=withheld(request_clearance(request)),
+            )
         )
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        """A withheld answer is never found by its words (nor by its question's)."""
+        found, duplicates = super().get_search_results(request, queryset, search_term)
+        if bounded_search(search_term):
+            found = found.filter(withheld=False)
+        return found, duplicates
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return [name for _, options in self.fieldsets for name in options["fields"]]
@@ -351,7 +395,19 @@ class AnswerTurnAdmin(GuardedAdmin):
 
     @admin.display(description="answer")
     def answer(self, turn: Turn) -> str:
+        if getattr(turn, "withheld", False):
+            return WITHHELD_TEXT
         return Truncator(turn.text).chars(EXCERPT)
+
+    @admin.display(description="text")
+    def text_shown(self, turn: Turn) -> str:
+        return WITHHELD_TEXT if getattr(turn, "withheld", False) else turn.text
+
+    @admin.display(description="choices")
+    def choices_shown(self, turn: Turn) -> str:
+        if getattr(turn, "withheld", False):
+            return ""
+        return ", ".join(Answer.from_dict({"choices": turn.choices}).choices)
 
     @admin.display(description="refused as not found", boolean=True, ordering="refused")
     def refused_shown(self, turn: Turn) -> bool:
@@ -408,10 +464,9 @@ class AnswerTurnAdmin(GuardedAdmin):
         turn = self.get_object(request, object_id)
         context = dict(extra_context or {})
         if turn is not None and self.has_view_or_change_permission(request, turn):
-            window = answer_window(turn=turn)
-            context["panels"] = answer_panels(
-                turn, window, may_see_restricted=may_see_restricted(request)
-            )
+            clearance = request_clearance(request)
+            window = answer_window(turn=turn, clearance=clearance, withheld_text=WITHHELD_TEXT)
+            context["panels"] = answer_panels(turn, window, clearance=clearance)
             context["replay_url"] = reverse("admin:askapp_answerturn_replay", args=[turn.pk])
             context["title"] = "Review answer"
         return super().change_view(request, object_id, form_url, context)
@@ -452,7 +507,7 @@ class AnswerTurnAdmin(GuardedAdmin):
 
     @admin.action(description="Export reviewed answers as evaluation cases (JSONL)")
     def export_cases(self, request: HttpRequest, queryset: QuerySet[Any]) -> HttpResponse | None:
-        export = review_cases(turns=queryset)
+        export = review_cases(turns=queryset, clearance=request_clearance(request))
         if not export.cases:
             self.message_user(request, "None of the selected answers can be exported: "
                               "only reviewed answers become cases.", messages.WARNING)  # fmt: skip
@@ -479,6 +534,8 @@ class AnswerTurnAdmin(GuardedAdmin):
             **self.admin_site.each_context(request),
             "title": "Replay with today's engine",
             "opts": self.opts,
-            "replays": [answer_replay(turn=turn) for turn in turns],
+            "replays": [
+                answer_replay(turn=turn, viewer=request_clearance(request)) for turn in turns
+            ],
         }
         return TemplateResponse(request, "admin/askapp/answerturn/replay.html", context)

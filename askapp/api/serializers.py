@@ -15,6 +15,7 @@ from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from askapp.models import Feedback, Turn
+from askapp.selectors.clearance import WITHHELD_TEXT
 
 QUESTION_MAX = 4000
 HISTORY_MAX_TURNS = 50
@@ -162,6 +163,21 @@ class TurnOutput(serializers.Serializer):
         source="answers_id", allow_null=True, help_text="An answer: the id of its question."
     )
     created = serializers.DateTimeField()
+    withheld = serializers.BooleanField(
+        default=False,
+        help_text="True when the exchange cites material you may no longer see (it was "
+        "reclassified after the answer was given): an answer's text is then a notice, and "
+        "its figures, sources, intent, carried slots and choices are empty; a question keeps "
+        "its text.",
+    )
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        data: dict[str, Any] = super().to_representation(instance)
+        if data["withheld"]:
+            data.update(intent={}, carried=[], figures=[], sources=[], choices=[])
+            if data["role"] == Turn.Role.ASSISTANT:
+                data["text"] = WITHHELD_TEXT
+        return data
 
 
 class ConversationOutput(serializers.Serializer):

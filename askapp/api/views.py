@@ -29,6 +29,7 @@ from askapp.api.serializers import (
     FeedbackInput,
     FeedbackOutput,
     RenameInput,
+    TurnOutput,
 )
 from askapp.errors import NotFound
 from askapp.owners import Owner, existing_owner, request_owner
@@ -36,6 +37,7 @@ from askapp.permissions import clearance_for
 from askapp.selectors.conversations import (
     conversation_get,
     conversation_list,
+    conversation_turns,
     entity_by_name,
     turn_get,
 )
@@ -187,7 +189,11 @@ class ConversationListView(APIView):
     )
     def get(self, request: Request) -> Response:
         query = _valid(ConversationListQuery, request.query_params)
-        rows = conversation_list(owner=existing_owner(request), search=query.get("search", ""))
+        rows = conversation_list(
+            owner=existing_owner(request),
+            search=query.get("search", ""),
+            clearance=clearance_for(request.user),
+        )
         paginator = ConversationPagination()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(ConversationOutput(page, many=True).data)
@@ -223,7 +229,10 @@ class ConversationDetailView(APIView):
         conversation = conversation_get(
             owner=_owner_or_404(request), conversation_id=conversation_id
         )
-        return Response(ConversationDetailOutput(conversation).data)
+        turns = conversation_turns(conversation=conversation, clearance=clearance_for(request.user))
+        return Response(
+            {**ConversationOutput(conversation).data, "turns": TurnOutput(turns, many=True).data}
+        )
 
     @extend_schema(
         operation_id="conversations_rename",

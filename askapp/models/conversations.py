@@ -9,7 +9,8 @@ to its question.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -166,13 +167,24 @@ class Turn(models.Model):
         )
 
 
-def session_from_turns(turns: Sequence[Turn], *, scope: str | None) -> ConversationSession:
+def session_from_turns(
+    turns: Sequence[Turn],
+    *,
+    scope: str | None,
+    withheld: Collection[Any] = (),
+    withheld_text: str | None = None,
+) -> ConversationSession:
     """The session the engine would hold after these turns (oldest first).
 
     Each question becomes one Remembered with its stored (resolved) intent and the text of
     its answer. Blocked exchanges are left out, as the engine's session leaves them out; an
     answer whose question lies before the window is dropped. Client-supplied history has no
     intent (history never reaches the parser), so it carries no slot, only context.
+
+    `withheld` names turns (by pk) of exchanges that cite material beyond the asker's
+    clearance now (askapp.selectors.clearance.withheld): they are left out too, so their
+    text never becomes history for a model nor their names carried slots. A reader's view of
+    the window (the admin's history panel) passes `withheld_text` to show in their place.
     """
     remembered: list[Remembered] = []
     question: Turn | None = None
@@ -188,6 +200,13 @@ def session_from_turns(turns: Sequence[Turn], *, scope: str | None) -> Conversat
     for turn in turns:
         if turn.status == Turn.Status.BLOCKED:
             continue
+        if turn.pk in withheld:
+            if withheld_text is None:
+                continue
+            # Shown to a reader: the question as asked, without the names it resolved to,
+            # and the notice for its answer.
+            text = turn.text if turn.role == Turn.Role.USER else withheld_text
+            turn = Turn(pk=turn.pk, role=turn.role, text=text, status=turn.status)
         if turn.role == Turn.Role.USER:
             flush()
             question, answers = turn, []

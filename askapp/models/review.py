@@ -89,7 +89,8 @@ class Citation(models.Model):
     points to its Fact; a passage source points to its Document, because a document's chunks
     are cut afresh on every edit and the chunk a passage came from may no longer exist.
     Either pointer becomes NULL when its row is deleted; the turn's frozen sources keep the
-    full record.
+    full record. `classification` is the source's classification when it was cited: once the
+    row is gone, it is what decides who may still read the answer (docs/adr/0029).
     """
 
     class Kind(models.TextChoices):
@@ -104,6 +105,9 @@ class Citation(models.Model):
     )
     document = models.ForeignKey(
         Document, null=True, blank=True, on_delete=models.SET_NULL, related_name="citations"
+    )
+    classification = models.CharField(
+        max_length=12, blank=True, help_text="The source's classification when it was cited."
     )
 
     class Meta:

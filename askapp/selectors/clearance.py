@@ -15,12 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import BooleanField, Exists, OuterRef, Q, QuerySet, Value
+from django.db.models.expressions import Combinable
 
-from askapp.models import Classification, Document, Entity, Fact, Metric
+from askapp.models import Citation, Classification, Document, Entity, Fact, Metric
 from engine import CLASSIFICATIONS, RESTRICTED
 
 KNOWN = frozenset(Classification.values)
+WITHHELD_TEXT = (
+    "This answer is withheld: it drew on material you are not cleared to see now (it was "
+    "reclassified after the answer was given)."
+)
 
 
 def allowed(clearance: Iterable[str]) -> list[str]:
@@ -56,6 +61,43 @@ def visible_entities(*, clearance: frozenset[str]) -> QuerySet[Entity]:
 
 def visible_metrics(*, clearance: frozenset[str]) -> QuerySet[Metric]:
     return Metric.objects.filter(metrics_named(clearance))
+
+
+# --- answers given before a reclassification --------------------------------------------------
+
+
+def cited_beyond(clearance: frozenset[str]) -> Q:
+    """Citations of material the clearance does not hold: the fact or document as it is
+    today, or, once it is deleted, as it was when it was cited."""
+    ok = allowed(clearance)
+    return (
+        (Q(fact__isnull=False) & ~Q(fact__classification__in=ok))
+        | (Q(document__isnull=False) & ~Q(document__classification__in=ok))
+        | (Q(fact__isnull=True, document__isnull=True) & ~Q(classification__in=ok))
+    )
+
+
+def withheld(clearance: frozenset[str], turn: str = "pk") -> Combinable:
+    """Annotation for Turn querysets: True for an answer that cites material beyond the
+    clearance, and for the question it answers (whose resolved names came from the same
+    place). Such an exchange shows WITHHELD_TEXT instead of its text, is no history for a
+    model, and no search matches it."""
+    if sees_everything(clearance):
+        return Value(False, output_field=BooleanField())
+    beyond = Citation.objects.filter(cited_beyond(clearance))
+    return Exists(beyond.filter(turn=OuterRef(turn))) | Exists(
+        beyond.filter(turn__answers=OuterRef(turn))
+    )
+
+
+def turns_shown(clearance: frozenset[str]) -> Q:
+    """Turns a reader with this clearance may read (and search): those not withheld."""
+    if sees_everything(clearance):
+        return Q()
+    beyond = Citation.objects.filter(cited_beyond(clearance))
+    return ~Q(Exists(beyond.filter(turn=OuterRef("pk")))) & ~Q(
+        Exists(beyond.filter(turn__answers=OuterRef("pk")))
+    )
 
 
 def naming_levels(model: type[Entity] | type[Metric]) -> dict[str, Any]:

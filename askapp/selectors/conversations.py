@@ -9,18 +9,24 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from askapp.errors import Invalid, NotFound
 from askapp.models import Conversation, Entity, Feedback, Turn
 from askapp.owners import Owner
-from askapp.selectors.clearance import visible_entities
+from askapp.permissions import PUBLIC_ONLY
+from askapp.selectors.clearance import turns_shown, visible_entities, withheld
 
 
-def conversation_list(*, owner: Owner | None, search: str = "") -> QuerySet[Conversation]:
+def conversation_list(
+    *, owner: Owner | None, search: str = "", clearance: frozenset[str] = PUBLIC_ONLY
+) -> QuerySet[Conversation]:
     """The owner's conversations, most recently active first; `search` matches the title or
-    the text of any turn (case-insensitive). No owner (a visitor without a session) owns none."""
+    the text of any turn the owner may still read (case-insensitive). No owner (a visitor
+    without a session) owns none."""
     if owner is None:
         return Conversation.objects.none()
     conversations = Conversation.objects.filter(owner.conversations()).select_related("scope")
     search = search.strip()
     if search:
-        in_turns = Turn.objects.filter(conversation=OuterRef("pk"), text__icontains=search)
+        in_turns = Turn.objects.filter(
+            turns_shown(clearance), conversation=OuterRef("pk"), text__icontains=search
+        )
         conversations = conversations.filter(Q(title__icontains=search) | Exists(in_turns))
     return conversations.order_by("-updated", "-pk")
 
@@ -52,8 +58,13 @@ def _uuid(value: uuid.UUID | str) -> uuid.UUID:
         raise _no_conversation() from None
 
 
-def conversation_turns(*, conversation: Conversation) -> list[Turn]:
-    return list(Turn.objects.filter(conversation=conversation).order_by("position"))
+def conversation_turns(
+    *, conversation: Conversation, clearance: frozenset[str] = PUBLIC_ONLY
+) -> list[Turn]:
+    """Every turn, oldest first, each marked `withheld` when its exchange cites material the
+    reader may no longer see (askapp.selectors.clearance)."""
+    turns = Turn.objects.filter(conversation=conversation).annotate(withheld=withheld(clearance))
+    return list(turns.order_by("position"))
 
 
 def questions_before(*, question: Turn) -> list[Turn]:
@@ -69,8 +80,10 @@ def questions_before(*, question: Turn) -> list[Turn]:
     )
 
 
-def question_answers(*, question: Turn) -> list[Turn]:
-    return list(question.answer_turns.order_by("position"))
+def question_answers(*, question: Turn, clearance: frozenset[str] = PUBLIC_ONLY) -> list[Turn]:
+    """The question's answers, each marked `withheld` as `conversation_turns` marks them."""
+    answers = question.answer_turns.annotate(withheld=withheld(clearance))
+    return list(answers.order_by("position"))
 
 
 def owner_verdicts(*, owner: Owner | None, turns: list[Turn]) -> dict[str, str]:
@@ -87,19 +100,27 @@ def owner_verdicts(*, owner: Owner | None, turns: list[Turn]) -> dict[str, str]:
 
 
 def conversation_with_recent_turns(
-    *, owner: Owner, conversation_id: uuid.UUID | str, limit: int
+    *,
+    owner: Owner,
+    conversation_id: uuid.UUID | str,
+    limit: int,
+    clearance: frozenset[str] = PUBLIC_ONLY,
 ) -> tuple[Conversation, list[Turn]]:
-    """The owner's conversation (with its scope) and its last `limit` turns, oldest first.
+    """The owner's conversation (with its scope) and its last `limit` turns, oldest first,
+    each marked `withheld` when its exchange cites material beyond `clearance` now.
 
     One query: the turns come with their conversation joined, through the (conversation,
-    position) index, so the cost is the same for 2 turns or 2,000. A conversation without
-    turns (or a window of 0) costs a second, small query.
+    position) index, so the cost is the same for 2 turns or 2,000; the withheld mark is a
+    subquery of the same statement. A conversation without turns (or a window of 0) costs a
+    second, small query.
     """
     newest_first: list[Turn] = []
     if limit > 0:
         turns = Turn.objects.filter(owner.turns(), conversation_id=_uuid(conversation_id))
         newest_first = list(
-            turns.select_related("conversation__scope").order_by("-position")[:limit]
+            turns.select_related("conversation__scope")
+            .annotate(withheld=withheld(clearance))
+            .order_by("-position")[:limit]
         )
     if not newest_first:
         return conversation_get(owner=owner, conversation_id=conversation_id), []

@@ -17,6 +17,8 @@ from django.conf import settings
 from django.db.models import QuerySet
 
 from askapp.models import AnswerTurn, Review, Turn, session_from_turns
+from askapp.permissions import EVERYTHING
+from askapp.selectors.clearance import withheld
 from engine import Answer, ConversationSession, Figure
 
 WINDOW_FIELDS = ("conversation", "position", "role", "origin", "text", "status", "intent")
@@ -50,29 +52,42 @@ class Window:
         return questions[from_turn - 1] if 0 < from_turn <= len(questions) else None
 
 
-def answer_window(*, turn: Turn, limit: int | None = None) -> Window:
+def answer_window(
+    *,
+    turn: Turn,
+    limit: int | None = None,
+    clearance: frozenset[str] | None = None,
+    withheld_text: str | None = None,
+) -> Window:
     """The window the ask flow read when it answered `turn`: the last `limit` turns before the
-    answer's question (settings.ASKAPP_HISTORY_TURNS unless given). Two queries at most."""
+    answer's question (settings.ASKAPP_HISTORY_TURNS unless given). Two queries at most.
+
+    With a `clearance`, exchanges citing material beyond it now are left out (what a model may
+    be given today: a replay), or shown as `withheld_text` when it is given (a reader's view).
+    """
     limit = settings.ASKAPP_HISTORY_TURNS if limit is None else limit
     before = _question_position(turn)
     turns: list[Turn] = []
     if limit > 0:
-        newest_first = (
-            Turn.objects.filter(conversation_id=turn.conversation_id, position__lt=before)
-            .order_by("-position")
-            .only(*WINDOW_FIELDS)[:limit]
-        )
+        rows = Turn.objects.filter(conversation_id=turn.conversation_id, position__lt=before)
+        if clearance is not None:
+            rows = rows.annotate(withheld=withheld(clearance))
+        newest_first = rows.order_by("-position").only(*WINDOW_FIELDS)[:limit]
         turns = list(reversed(newest_first))
-    return Window(turns=turns, session=_session(turn, turns), limit=limit)
+    session = _session(turn, turns, withheld_text=withheld_text)
+    return Window(turns=turns, session=session, limit=limit)
 
 
 def _question_position(turn: Turn) -> int:
     return turn.answers.position if turn.answers_id else turn.position
 
 
-def _session(turn: Turn, turns: Sequence[Turn]) -> ConversationSession:
+def _session(
+    turn: Turn, turns: Sequence[Turn], *, withheld_text: str | None = None
+) -> ConversationSession:
     scope = turn.conversation.scope.name if turn.conversation.scope_id else None
-    return session_from_turns(turns, scope=scope)
+    hidden = {t.pk for t in turns if getattr(t, "withheld", False)}
+    return session_from_turns(turns, scope=scope, withheld=hidden, withheld_text=withheld_text)
 
 
 def question_text(turn: Turn) -> str:
@@ -88,7 +103,9 @@ class Export:
     skipped: list[tuple[Turn, str]]  # answers that cannot become a case, and why
 
 
-def review_cases(*, turns: QuerySet[Any] | Iterable[Turn]) -> Export:
+def review_cases(
+    *, turns: QuerySet[Any] | Iterable[Turn], clearance: frozenset[str] = EVERYTHING
+) -> Export:
     """Reviewed answers as cases `engine.evaluate.run_cases` can run.
 
     A case expects what the verdict says the answer should have been: a correct answer its own
@@ -96,17 +113,24 @@ def review_cases(*, turns: QuerySet[Any] | Iterable[Turn]) -> Export:
     answered" an answer (and the right figure, if the reviewer gave one); "wrong" the right
     figure the reviewer gave (without one there is nothing to expect, so it is skipped).
     Three queries however many answers: the answers, then every turn of their conversations.
+
+    Nothing beyond `clearance` (the exporter's) leaves in the file: an answer citing such
+    material is skipped, and such exchanges are left out of every history.
     """
     chosen = turns.values("pk") if isinstance(turns, QuerySet) else [t.pk for t in turns]
     answers = list(
         AnswerTurn.objects.filter(pk__in=chosen, review__isnull=False)
         .select_related("answers", "conversation__scope", "review")
+        .annotate(withheld=withheld(clearance))
         .order_by("created", "pk")
     )
-    windows = _windows(answers, limit=settings.ASKAPP_HISTORY_TURNS)
+    windows = _windows(answers, limit=settings.ASKAPP_HISTORY_TURNS, clearance=clearance)
     cases: list[dict[str, Any]] = []
     skipped: list[tuple[Turn, str]] = []
     for answer in answers:
+        if answer.withheld:  # type: ignore[attr-defined]
+            skipped.append((answer, "it cites material you may not see"))
+            continue
         expected = _expected(answer, answer.review)
         if isinstance(expected, str):
             skipped.append((answer, expected))
@@ -116,10 +140,13 @@ def review_cases(*, turns: QuerySet[Any] | Iterable[Turn]) -> Export:
     return Export(cases=cases, skipped=skipped)
 
 
-def _windows(answers: Sequence[Turn], *, limit: int) -> dict[Any, Window]:
+def _windows(
+    answers: Sequence[Turn], *, limit: int, clearance: frozenset[str]
+) -> dict[Any, Window]:
     by_conversation: dict[Any, list[Turn]] = defaultdict(list)
     rows = (
         Turn.objects.filter(conversation__in={a.conversation_id for a in answers})
+        .annotate(withheld=withheld(clearance))
         .order_by("conversation", "position")
         .only(*WINDOW_FIELDS)
     )

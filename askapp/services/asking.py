@@ -89,7 +89,7 @@ def ask_prepare(
     ]
     if conversation_id is not None:
         conversation, recent = conversation_with_recent_turns(
-            owner=owner, conversation_id=conversation_id, limit=window
+            owner=owner, conversation_id=conversation_id, limit=window, clearance=clearance
         )
     else:
         conversation = Conversation(
@@ -103,7 +103,10 @@ def ask_prepare(
         conversation=conversation,
         is_new=conversation_id is None,
         client_history=client_history,
-        session=session_from_turns(recent, scope=scope),
+        # An exchange citing what the asker may no longer see is no history for the model.
+        session=session_from_turns(
+            recent, scope=scope, withheld={t.pk for t in recent if getattr(t, "withheld", False)}
+        ),
         clearance=clearance,
         engine=the_engine(),
     )

@@ -25,6 +25,7 @@ class Pointer:
     kind: str
     fact_id: int | None = None
     document_id: int | None = None
+    classification: str = ""  # the source's, when it was cited
 
 
 def source_pointer(source: Source | Mapping[str, Any]) -> Pointer | None:
@@ -39,9 +40,11 @@ def source_pointer(source: Source | Mapping[str, Any]) -> Pointer | None:
     if not source.id:
         return None
     prefix, _, rest = source.id.partition(":")
+    level = source.classification
     if source.kind == "fact" or prefix == "fact":
-        return Pointer(source.id, Citation.Kind.FACT, fact_id=_pk(rest))
-    return Pointer(source.id, Citation.Kind.PASSAGE, document_id=_pk(source.document_id or ""))
+        return Pointer(source.id, Citation.Kind.FACT, fact_id=_pk(rest), classification=level)
+    document = _pk(source.document_id or "")
+    return Pointer(source.id, Citation.Kind.PASSAGE, document_id=document, classification=level)
 
 
 def turn_citations_record(*, turn: Turn) -> list[Citation]:
@@ -78,6 +81,7 @@ def _citations(turns: list[Turn]) -> list[Citation]:
             kind=pointer.kind,
             fact_id=pointer.fact_id if pointer.fact_id in facts else None,
             document_id=pointer.document_id if pointer.document_id in documents else None,
+            classification=pointer.classification[:12],
         )
         for turn_id, found in pointers.items()
         for pointer in {p.source_id: p for p in found}.values()

@@ -5,13 +5,15 @@ with the services, though it writes nothing: a replay is never stored as a turn.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from askapp.engine_setup import the_engine
 from askapp.models import Turn
-from askapp.permissions import clearance_for
+from askapp.permissions import EVERYTHING, clearance_for
+from askapp.selectors.clearance import WITHHELD_TEXT
 from askapp.selectors.reviews import Window, answer_window, question_text
 from engine import Answer, Figure, Source, decimal_text
 
@@ -50,18 +52,25 @@ class Replay:
         return any(line.state != "same" for line in lines)
 
 
-def answer_replay(*, turn: Turn) -> Replay:
+def answer_replay(*, turn: Turn, viewer: frozenset[str] = EVERYTHING) -> Replay:
     """Ask the answer's question again, with today's engine and knowledge base, given the same
-    history window and clearance; compare. Nothing is written."""
-    window = answer_window(turn=turn)
+    history window and the owner's clearance today (exchanges citing what the owner may no
+    longer see are no history for the model); compare. Nothing is written.
+
+    What the `viewer` (the reviewer's clearance) may not see is shown as withheld on either
+    side: the stored answer when it cites such material now (the turn's `withheld` mark), the
+    new one when any of its sources is beyond the viewer."""
+    owner_clearance = clearance_for(turn.conversation.owner)
+    window = answer_window(turn=turn, clearance=owner_clearance)
     question = question_text(turn)
     stored = turn.to_engine()
     answer = the_engine().answer(
-        question,
-        history=window.history,
-        session=window.session,
-        clearance=clearance_for(turn.conversation.owner),
+        question, history=window.history, session=window.session, clearance=owner_clearance
     )
+    if getattr(turn, "withheld", False):
+        stored = _withheld(stored)
+    if any(source.classification not in viewer for source in answer.sources):
+        answer = _withheld(answer)
     return Replay(
         turn=turn,
         question=question,
@@ -73,6 +82,12 @@ def answer_replay(*, turn: Turn) -> Replay:
             stored.figures, answer.figures, key=lambda f: f.label, shown=_figure_shown
         ),
         sources=_changes(stored.sources, answer.sources, key=lambda s: s.id, shown=_source_shown),
+    )
+
+
+def _withheld(answer: Answer) -> Answer:
+    return dataclasses.replace(
+        answer, text=WITHHELD_TEXT, figures=(), sources=(), intent={}, carried=(), choices=()
     )
 
 

@@ -93,13 +93,15 @@ def test_adding_a_document_in_the_admin_chunks_it() -> None:
     assert Document.objects.get(key="new-note").chunks.get().text == "Margins widened."
 
 
-def test_staff_without_the_restricted_permission_see_the_row_but_never_its_text() -> None:
+def test_staff_without_the_restricted_permission_never_see_the_row_nor_its_title() -> None:
+    """ADR 0029 (superseding ADR 0004's listed-but-bodiless row): a document beyond the
+    reader's clearance is not in the list, and its page does not exist for them."""
     document = _document("RESTRICTED")
     client = _client_for("view_document", "change_document", "delete_document")
     listing = client.get(reverse("admin:askapp_document_changelist"))
-    assert "Restricted memo" in listing.content.decode()
-    page = client.get(_change_url(document))
-    assert page.status_code == 200
+    assert "Restricted memo" not in listing.content.decode()
+    page = client.get(_change_url(document), follow=True)
+    assert "Restricted memo" not in page.content.decode()
     assert CANARY_RESTRICTED not in page.content.decode()
     assert "Apple revenue memo" not in page.content.decode()
 
@@ -108,23 +110,37 @@ def test_staff_without_the_restricted_permission_cannot_change_or_delete_it() ->
     document = _document("RESTRICTED")
     client = _client_for("view_document", "change_document", "delete_document")
     edit = client.post(_change_url(document), _change_form(document, body="Overwritten."))
-    assert edit.status_code == 403
+    assert edit.status_code == 302  # to the admin's "does not exist", unchanged
     delete_url = reverse("admin:askapp_document_delete", args=[document.pk])
-    assert client.post(delete_url, {"post": "yes"}).status_code == 403
-    bulk = client.post(
+    client.post(delete_url, {"post": "yes"})
+    client.post(
         reverse("admin:askapp_document_changelist"),
         {"action": "delete_selected", "_selected_action": [document.pk], "post": "yes"},
     )
-    assert bulk.status_code == 403
     document.refresh_from_db()
     assert CANARY_RESTRICTED in document.body
 
 
+def test_internal_documents_need_internal_clearance_in_the_admin() -> None:
+    document = _document("INTERNAL")
+    without = _client_for("view_document")
+    assert (
+        "Internal memo"
+        not in without.get(reverse("admin:askapp_document_changelist")).content.decode()
+    )
+    cleared = _client_for("view_document", "view_internal")
+    assert "Revenue rose because iPhone" in cleared.get(_change_url(document)).content.decode()
+
+
 def test_staff_without_the_restricted_permission_cannot_classify_a_document_restricted() -> None:
-    client = _client_for("view_document", "change_document", "add_document")
+    client = _client_for("view_document", "change_document", "add_document", "view_internal")
     page = client.get(reverse("admin:askapp_document_add")).content.decode()
     assert 'value="INTERNAL"' in page
     assert 'value="RESTRICTED"' not in page
+    public_only = _client_for("view_document", "change_document", "add_document")
+    page = public_only.get(reverse("admin:askapp_document_add")).content.decode()
+    assert 'value="PUBLIC"' in page
+    assert 'value="INTERNAL"' not in page
 
 
 def test_the_restricted_permission_shows_and_edits_the_text() -> None:

@@ -132,7 +132,7 @@ def test_facts_filter_by_entity_metric_period_and_classification() -> None:
     a = FactFactory(entity=apple, metric=revenue, period="FY2023")
     b = FactFactory(entity=tesla, metric=revenue, period="FY2022", classification="INTERNAL")
     c = FactFactory(entity=tesla, metric=capex, period="FY2023")
-    client, _ = reviewer_client()
+    client, _ = reviewer_client("view_internal")
     url = reverse("admin:askapp_fact_changelist")
 
     assert listed(client.get(url, {"entity__id__exact": tesla.pk})) == {b.pk, c.pk}
@@ -195,7 +195,7 @@ def test_documents_filter_by_entity_period_and_classification() -> None:
                            entity=apple, period="FY2023")  # fmt: skip
     b, _ = document_upsert(key="b", title="B", body="x", classification="INTERNAL",
                            period="FY2022")  # fmt: skip
-    client, _ = reviewer_client()
+    client, _ = reviewer_client("view_internal")
     url = reverse("admin:askapp_document_changelist")
 
     assert listed(client.get(url, {"entity__id__exact": apple.pk})) == {a.pk}

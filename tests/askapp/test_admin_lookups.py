@@ -78,15 +78,16 @@ def test_a_catastrophic_pattern_in_any_admin_url_answers_within_a_second() -> No
     knowledge_base()
     ask("What was Apple's revenue in FY2023?")
     client, _ = staff_client(superuser=True)
-    slowest = 0.0
+    slowest = (0.0, "")
     for url, model in _changelists():
+        client.get(url)  # templates compiled and caches warm: only the refusal is timed
         queries = [{f"{f.name}__regex": CATASTROPHIC} for f in model._meta.concrete_fields]
         queries += [{"q": " ".join([CATASTROPHIC] * 500)}, {"q": "%_" * 2000}]
         for query in queries:
             started = time.monotonic()
             client.get(url, query)
-            slowest = max(slowest, time.monotonic() - started)
-    assert slowest < 1.0
+            slowest = max(slowest, (time.monotonic() - started, f"{url} {list(query)}"))
+    assert slowest[0] < 1.0, slowest
 
 
 def test_every_filter_an_admin_offers_still_works() -> None:

@@ -173,6 +173,7 @@ def test_the_turn_has_every_documented_field(api: APIClient) -> None:
         "choices",
         "answers",
         "created",
+        "withheld",
     }
     assert turn["figures"][0]["value"] == "383285000000"
     assert turn["figures"][0]["sources"] == [turn["sources"][0]["id"]]
