@@ -16,6 +16,7 @@ from typing import Literal
 from engine import nearby
 from engine.intent import Intent, Operation
 from engine.nearby import MAX_CHOICES, PERIOD_CHOICES, Asker
+from engine.parser import parser_for
 from engine.store import KnowledgeStore
 from engine.timeframe import expand_range, period_sort_key
 from engine.types import Choice, Holding, Vocabulary, showable
@@ -362,3 +363,15 @@ def _fully_held(plan: Plan, target: Intent) -> bool:
         for metric in target.metrics
         for period in target.periods
     )
+
+
+def question_for(intent: Intent, vocabulary: Vocabulary) -> str | None:
+    """A whole question the engine reads as `intent`, in the words nearby choices use, or
+    None when none can be written (for callers that offer questions of their own)."""
+    choice = asker_for(parser_for(vocabulary).parse, vocabulary).choice(intent, "")
+    return choice.question if choice else None
+
+
+def lookup_intent(entity: str, metric: str, period: str = "") -> Intent:
+    """One figure, as the parser would understand a question asking for it."""
+    return _lookup(entity, metric, period)
