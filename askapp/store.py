@@ -115,9 +115,7 @@ class DatabaseStore:
                 self._series.popitem(last=False)
         return series
 
-    def holdings(
-        self, *, entity: str | None = None, metric: str | None = None
-    ) -> list[et.Holding]:
+    def holdings(self, *, entity: str | None = None, metric: str | None = None) -> list[et.Holding]:
         """What is held for one entity, one metric or both: names, periods and
         classifications in one query, no values (the engine filters by clearance)."""
         rows = Fact.objects.using(self.using)
