@@ -53,14 +53,42 @@ class SchemaView(SpectacularAPIView):
     throttle_classes: list[Any] = []
 
 
-class SwaggerView(SpectacularSwaggerSplitView):
+# The docs pages may load from the server only. Both UIs inject their own <style> elements,
+# and Redoc builds its search worker from a blob; an image from elsewhere (Redoc's footer logo
+# comes from its CDN) is refused by the browser before any request leaves it.
+DOCS_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "font-src 'self' data:",
+        "worker-src 'self' blob:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+    )
+)
+
+
+class SelfOnly:
+    """Sends DOCS_POLICY with the page."""
+
+    def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
+        response.headers.setdefault("Content-Security-Policy", DOCS_POLICY)
+        return response
+
+
+class SwaggerView(SelfOnly, SpectacularSwaggerSplitView):
     """Swagger UI; its start-up script is a second request, so the page has no inline script."""
 
     url_name = "api-schema"
     throttle_classes: list[Any] = []
 
 
-class RedocView(SpectacularRedocView):
+class RedocView(SelfOnly, SpectacularRedocView):
     """Redoc, without the web fonts its stock page fetches from a font CDN."""
 
     url_name = "api-schema"

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.live import LiveServer, demo_database, manage
+from tests.live import LiveServer, copy_database, demo_database, manage
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
+REVIEWER = ("reviewer", "a-reviewer-password-16")  # a superuser in the server's database
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -28,11 +29,36 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture(scope="session")
-def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a real askapp: migrated, demo loaded, static files collected."""
-    database = demo_database(tmp_path_factory.mktemp("askapp-server"))
+def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated database with the demo data and a reviewer (a superuser), and the static
+    files collected: each server below runs on a copy of it."""
+    database = demo_database(tmp_path_factory.mktemp("askapp-template"))
+    username, password = REVIEWER
+    create = (
+        "from django.contrib.auth import get_user_model as m; "
+        f"m().objects.create_superuser({username!r}, '', {password!r})"
+    )
+    manage(database, "shell", "-c", create)
     manage(database, "collectstatic", "--noinput")
+    return database
+
+
+@pytest.fixture(scope="session")
+def live_server_url(demo_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real askapp: migrated, demo loaded, static files collected."""
+    database = copy_database(demo_template, tmp_path_factory.mktemp("askapp-server"))
     with LiveServer(database=database, env={"ASKAPP_PROVIDER": "mock"}) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="session")
+def throttled_server_url(
+    demo_template: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A real askapp that lets an anonymous visitor ask 2 questions a minute."""
+    database = copy_database(demo_template, tmp_path_factory.mktemp("askapp-throttled"))
+    env = {"ASKAPP_PROVIDER": "mock", "ASKAPP_THROTTLE_ANON": "2/min"}
+    with LiveServer(database=database, env=env) as server:
         yield server.url
 
 
@@ -54,3 +80,15 @@ def browser() -> Iterator[object]:
 def screenshot_dir() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+def axe_violations(page: object) -> list[str]:
+    """axe-core's violations on the page as it is now (axe-playwright-python bundles it),
+    one line each: the rule, its impact and the first offending elements."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
+        for v in results.response["violations"]
+    ]
