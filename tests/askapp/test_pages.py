@@ -102,3 +102,16 @@ def test_the_api_docs_load_nothing_from_another_host(client: Client, path: str) 
     for text in (page, script):
         assert "http://" not in text and "https://" not in text and "//cdn" not in text
     assert "/static/drf_spectacular_sidecar/" in page
+
+
+def test_a_server_error_is_branded_with_a_way_back(rf: Any) -> None:
+    """Django renders 500.html without a request context (the error may lie there): the
+    page stands alone, with links that need nothing from it."""
+    from django.views.defaults import server_error
+
+    response = server_error(rf.get("/"))
+    page = response.content.decode()
+
+    assert response.status_code == 500
+    assert "Something went wrong on our side" in page
+    assert 'href="/"' in page and 'href="/conversations/"' in page

@@ -279,3 +279,61 @@ def test_the_schema_reads_in_the_browser(page: Page, live_server_url: str) -> No
     expect(page.locator("body")).to_contain_text("openapi: 3.0.3")
     page.goto(f"{live_server_url}/v1/schema?format=json")
     expect(page.locator("body")).to_contain_text('"openapi": "3.0.3"')
+
+
+def test_edit_and_ask_makes_a_new_turn_and_keeps_the_old_one(chat: Chat) -> None:
+    page = chat.page
+    chat.ask(Q_TESLA_2023)
+
+    page.locator("li.exchange").first.get_by_role("link", name=re.compile("^Edit and ask")).click()
+
+    composer = page.get_by_label("Your question")
+    expect(composer).to_have_value(Q_TESLA_2023)
+    expect(composer).to_be_focused()
+    composer.press("Control+A")
+    page.keyboard.type("What was Tesla's revenue in FY2021?")
+    page.keyboard.press("Enter")
+    edited = chat.last_answer(2)
+    expect(edited).to_have_attribute("data-status", "found")
+    expect(page.locator(".question-text")).to_have_text(
+        [Q_TESLA_2023, "What was Tesla's revenue in FY2021?"]
+    )
+
+
+def test_choices_ask_again_and_edit_work_without_javascript(
+    browser: Browser, live_server_url: str
+) -> None:
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1280, "height": 900}
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server_url}/")
+        page.get_by_label("Your question").fill(Q_TESLA_2023)
+        with page.expect_navigation():
+            page.get_by_role("button", name="Ask", exact=True).click()
+        refused = page.locator("article.answer").last
+        expect(refused).to_have_attribute("data-status", "not_found")
+
+        with page.expect_navigation():
+            refused.get_by_role("button", name="FY2020").click()
+        expect(page.locator("article.answer").last).to_have_attribute("data-status", "found")
+        expect(page.locator(".question-text").last).to_have_text(
+            "What was Tesla's Revenue in FY2020?"
+        )
+
+        with page.expect_navigation():
+            page.locator("li.exchange").first.get_by_role(
+                "button", name=re.compile("^Ask again")
+            ).click()
+        expect(page.locator("li.exchange")).to_have_count(3)
+        expect(page.locator(".question-text").last).to_have_text(Q_TESLA_2023)
+
+        page.locator("li.exchange").nth(1).get_by_role(
+            "link", name=re.compile("^Edit and ask")
+        ).click()
+        expect(page.get_by_label("Your question")).to_have_value(
+            "What was Tesla's Revenue in FY2020?"
+        )
+    finally:
+        context.close()
