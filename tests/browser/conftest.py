@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
 
+from tests.browser.pages import Chat
 from tests.live import LiveServer, copy_database, demo_database, manage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +65,7 @@ def throttled_server_url(
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (bin/test does).")
     from playwright.sync_api import sync_playwright
@@ -74,6 +76,31 @@ def browser() -> Iterator[object]:
             yield chromium
         finally:
             chromium.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """A 1280 by 900 browser window of its own."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext, live_server_url: str) -> Iterator[Page]:
+    """The chat page, opened; the test fails if the page's script throws."""
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server_url}/")
+    yield page
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def chat(page: Page, screenshot_dir: Path) -> Chat:
+    return Chat(page, screenshot_dir)
 
 
 @pytest.fixture

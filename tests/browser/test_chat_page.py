@@ -6,11 +6,10 @@ Screenshots of each state land in test-artifacts/browser/ (not in git).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.browser.pages import Chat, held_stream
 
@@ -28,29 +27,6 @@ RESTRICTED_PROBES = (
 )
 # Any amount at all: a currency, a scaled number, or a grouped figure.
 A_FIGURE = re.compile(r"USD|\$|\d[\d,.]*\s*(billion|million|thousand)|\d{1,3}(,\d{3})+")
-
-
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield context
-    context.close()
-
-
-@pytest.fixture
-def page(context: BrowserContext, live_server_url: str) -> Iterator[Page]:
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{live_server_url}/")
-    yield page
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
-@pytest.fixture
-def chat(page: Page, screenshot_dir: Path) -> Chat:
-    return Chat(page, screenshot_dir)
 
 
 def test_a_conversation_streams_cites_carries_charts_refuses_and_persists(chat: Chat) -> None:

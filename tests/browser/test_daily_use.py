@@ -9,7 +9,6 @@ The screenshots named in docs/screenshots/README.md are refreshed from here (SCR
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -24,29 +23,6 @@ pytestmark = pytest.mark.browser
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 Q_TESLA_2023 = "What was Tesla's revenue in FY2023?"  # the demo holds Tesla FY2012-FY2021
 Q_APPLE_2023 = "What was Apple's revenue in FY2023?"
-
-
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield context
-    context.close()
-
-
-@pytest.fixture
-def page(context: BrowserContext, live_server_url: str) -> Iterator[Page]:
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{live_server_url}/")
-    yield page
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
-@pytest.fixture
-def chat(page: Page, screenshot_dir: Path) -> Chat:
-    return Chat(page, screenshot_dir)
 
 
 def test_focus_returns_to_the_composer_and_the_page_catches_up_without_a_reload(
