@@ -99,6 +99,30 @@ def page(context: BrowserContext, live_server_url: str) -> Iterator[Page]:
 
 
 @pytest.fixture
+def plain_page(browser: Browser, live_server_url: str) -> Iterator[Page]:
+    """The chat page with JavaScript off: every control is a plain form or link."""
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1280, "height": 900}
+    )
+    page = context.new_page()
+    page.goto(f"{live_server_url}/")
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def phone_page(browser: Browser, live_server_url: str) -> Iterator[Page]:
+    """The chat page on a 375-pixel phone screen, touch and all."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    page.goto(f"{live_server_url}/")
+    yield page
+    context.close()
+
+
+@pytest.fixture
 def chat(page: Page, screenshot_dir: Path) -> Chat:
     return Chat(page, screenshot_dir)
 

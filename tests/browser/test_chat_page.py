@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from tests.browser.pages import Chat, held_stream
 
@@ -182,40 +182,31 @@ def test_a_failed_stream_says_so_in_words(chat: Chat) -> None:
     expect(chat.page.get_by_role("button", name="Ask", exact=True)).to_be_enabled()
 
 
-def test_the_form_works_without_javascript(
-    browser: Browser, live_server_url: str, screenshot_dir: Path
-) -> None:
-    context = browser.new_context(
-        java_script_enabled=False, viewport={"width": 1280, "height": 900}
-    )
-    try:
-        page = context.new_page()
-        page.goto(f"{live_server_url}/")
-        page.get_by_label("Your question").fill(Q_FY2023)
-        with page.expect_navigation():
-            page.get_by_role("button", name="Ask", exact=True).click()
-        expect(page).to_have_url(re.compile(r"/c/[0-9a-f-]{36}/#answer-[0-9a-f-]{36}$"))
-        answer = page.locator("article.answer").last
-        expect(answer).to_have_attribute("data-status", "found")
-        expect(answer.locator(".answer-text")).to_contain_text("USD 383.3 billion")
-        expect(page.get_by_role("button", name="Copy as Markdown")).to_be_hidden()  # a script
+def test_the_form_works_without_javascript(plain_page: Page, screenshot_dir: Path) -> None:
+    page = plain_page
+    page.get_by_label("Your question").fill(Q_FY2023)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/c/[0-9a-f-]{36}/#answer-[0-9a-f-]{36}$"))
+    answer = page.locator("article.answer").last
+    expect(answer).to_have_attribute("data-status", "found")
+    expect(answer.locator(".answer-text")).to_contain_text("USD 383.3 billion")
+    expect(page.get_by_role("button", name="Copy as Markdown")).to_be_hidden()  # a script
 
-        page.get_by_label("Your question").fill(Q_FY2022)
-        with page.expect_navigation():
-            page.get_by_role("button", name="Ask", exact=True).click()
-        expect(page.locator("li.exchange")).to_have_count(2)
-        expect(page.locator(".carried").last).to_contain_text("carried from your first question")
+    page.get_by_label("Your question").fill(Q_FY2022)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page.locator("li.exchange")).to_have_count(2)
+    expect(page.locator(".carried").last).to_contain_text("carried from your first question")
 
-        with page.expect_navigation():
-            page.locator("article.answer").last.get_by_role("button", name="Helpful").first.click()
-        expect(page.get_by_text("your feedback was recorded")).to_be_visible()
-        expect(
-            page.locator("article.answer").last.get_by_role("button", name="Helpful").first
-        ).to_have_attribute("aria-pressed", "true")
-        Chat(page, screenshot_dir).no_canaries()
-        page.screenshot(path=str(screenshot_dir / "08-no-javascript.png"), full_page=True)
-    finally:
-        context.close()
+    with page.expect_navigation():
+        page.locator("article.answer").last.get_by_role("button", name="Helpful").first.click()
+    expect(page.get_by_text("your feedback was recorded")).to_be_visible()
+    expect(
+        page.locator("article.answer").last.get_by_role("button", name="Helpful").first
+    ).to_have_attribute("aria-pressed", "true")
+    Chat(page, screenshot_dir).no_canaries()
+    page.screenshot(path=str(screenshot_dir / "08-no-javascript.png"), full_page=True)
 
 
 def test_stop_ends_the_stream_and_the_answer_is_still_stored(chat: Chat) -> None:
@@ -304,24 +295,15 @@ def test_choices_feedback_copy_rename_and_delete_with_javascript(
     assert page.goto(address).status == 404  # type: ignore[union-attr]
 
 
-def test_the_page_reads_on_a_phone(
-    browser: Browser, live_server_url: str, screenshot_dir: Path
-) -> None:
-    context = browser.new_context(
-        viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True
-    )
-    try:
-        page = context.new_page()
-        page.goto(f"{live_server_url}/")
-        chat = Chat(page, screenshot_dir)
-        chat.ask(Q_FY2023)
-        chat.ask(Q_FY2022)
-        answer = chat.ask(Q_CHANGE)
-        expect(answer.locator("svg.chart-svg")).to_be_visible()
-        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 0, f"the page is {overflow}px wider than a phone"
-        box = answer.locator("svg.chart-svg").bounding_box()
-        assert box is not None and box["width"] <= 375
-        chat.shot("11-phone-375px", full_page=True)
-    finally:
-        context.close()
+def test_the_page_reads_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
+    page = phone_page
+    chat = Chat(page, screenshot_dir)
+    chat.ask(Q_FY2023)
+    chat.ask(Q_FY2022)
+    answer = chat.ask(Q_CHANGE)
+    expect(answer.locator("svg.chart-svg")).to_be_visible()
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than a phone"
+    box = answer.locator("svg.chart-svg").bounding_box()
+    assert box is not None and box["width"] <= 375
+    chat.shot("11-phone-375px", full_page=True)

@@ -180,22 +180,15 @@ def test_every_landing_example_is_answered(page: Page, live_server_url: str) -> 
 
 
 def test_the_phone_landing_page_keeps_the_facts_line_clear_of_the_composer(
-    browser: Browser, live_server_url: str
+    phone_page: Page,
 ) -> None:
-    context = browser.new_context(
-        viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True
-    )
-    try:
-        page = context.new_page()
-        page.goto(f"{live_server_url}/")
-        counts = page.locator(".counts")
-        counts.scroll_into_view_if_needed()
-        facts, composer = counts.bounding_box(), page.locator("#ask-form").bounding_box()
-        assert facts is not None and composer is not None
-        assert facts["y"] + facts["height"] <= composer["y"], "the composer covers the facts"
-        assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
-    finally:
-        context.close()
+    page = phone_page
+    counts = page.locator(".counts")
+    counts.scroll_into_view_if_needed()
+    facts, composer = counts.bounding_box(), page.locator("#ask-form").bounding_box()
+    assert facts is not None and composer is not None
+    assert facts["y"] + facts["height"] <= composer["y"], "the composer covers the facts"
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
 
 
 @pytest.mark.parametrize("where", ["landing", "conversation", "coverage", "company coverage"])
@@ -276,40 +269,25 @@ def test_edit_and_ask_makes_a_new_turn_and_keeps_the_old_one(chat: Chat) -> None
     )
 
 
-def test_choices_ask_again_and_edit_work_without_javascript(
-    browser: Browser, live_server_url: str
-) -> None:
-    context = browser.new_context(
-        java_script_enabled=False, viewport={"width": 1280, "height": 900}
-    )
-    try:
-        page = context.new_page()
-        page.goto(f"{live_server_url}/")
-        page.get_by_label("Your question").fill(Q_TESLA_2023)
-        with page.expect_navigation():
-            page.get_by_role("button", name="Ask", exact=True).click()
-        refused = page.locator("article.answer").last
-        expect(refused).to_have_attribute("data-status", "not_found")
+def test_choices_ask_again_and_edit_work_without_javascript(plain_page: Page) -> None:
+    page = plain_page
+    page.get_by_label("Your question").fill(Q_TESLA_2023)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Ask", exact=True).click()
+    refused = page.locator("article.answer").last
+    expect(refused).to_have_attribute("data-status", "not_found")
 
-        with page.expect_navigation():
-            refused.get_by_role("button", name="FY2020").click()
-        expect(page.locator("article.answer").last).to_have_attribute("data-status", "found")
-        expect(page.locator(".question-text").last).to_have_text(
-            "What was Tesla's Revenue in FY2020?"
-        )
+    with page.expect_navigation():
+        refused.get_by_role("button", name="FY2020").click()
+    expect(page.locator("article.answer").last).to_have_attribute("data-status", "found")
+    expect(page.locator(".question-text").last).to_have_text("What was Tesla's Revenue in FY2020?")
 
-        with page.expect_navigation():
-            page.locator("li.exchange").first.get_by_role(
-                "button", name=re.compile("^Ask again")
-            ).click()
-        expect(page.locator("li.exchange")).to_have_count(3)
-        expect(page.locator(".question-text").last).to_have_text(Q_TESLA_2023)
+    first = page.locator("li.exchange").first
+    with page.expect_navigation():
+        first.get_by_role("button", name=re.compile("^Ask again")).click()
+    expect(page.locator("li.exchange")).to_have_count(3)
+    expect(page.locator(".question-text").last).to_have_text(Q_TESLA_2023)
 
-        page.locator("li.exchange").nth(1).get_by_role(
-            "link", name=re.compile("^Edit and ask")
-        ).click()
-        expect(page.get_by_label("Your question")).to_have_value(
-            "What was Tesla's Revenue in FY2020?"
-        )
-    finally:
-        context.close()
+    second = page.locator("li.exchange").nth(1)
+    second.get_by_role("link", name=re.compile("^Edit and ask")).click()
+    expect(page.get_by_label("Your question")).to_have_value("What was Tesla's Revenue in FY2020?")
