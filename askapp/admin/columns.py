@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
 from askapp.models import Review, Turn
-from engine.types import Choice
+from engine import Choice
 
 # What each status is called on a chip: short, and never a bare cross or tick.
 STATUS_CHIPS = {

@@ -14,11 +14,9 @@ from dataclasses import dataclass
 
 from django.urls import reverse
 
-from askapp.engine_setup import clearance_for
 from askapp.models import Classification, Fact, Turn
-from engine.numbers import format_value
-from engine.timeframe import period_sort_key
-from engine.types import showable
+from askapp.permissions import clearance_for
+from engine import format_value, period_sort_key, showable
 
 SHOWN = (Turn.Status.NOT_FOUND, Turn.Status.CLARIFY)
 MOST = 4  # companies and metrics of one question looked up, at most

@@ -15,7 +15,7 @@ from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from askapp.models import Feedback, Turn
-from engine.types import Choice
+from engine import Choice
 
 QUESTION_MAX = 4000
 HISTORY_MAX_TURNS = 50

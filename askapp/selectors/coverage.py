@@ -15,12 +15,9 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
-from askapp.engine_setup import engine
+from askapp.engine_setup import the_engine
 from askapp.models import Document, Fact
-from engine.intent import Intent
-from engine.plan import lookup_intent, question_for
-from engine.timeframe import period_sort_key
-from engine.types import SHOWABLE, Vocabulary
+from engine import SHOWABLE, Intent, Vocabulary, lookup_intent, period_sort_key, question_for
 
 LEVELS = 4  # shades of a held cell, beside the empty one
 
@@ -83,7 +80,7 @@ def _company(facts: object, company: str, metrics: int) -> Coverage | None:
     if not held:
         return None
     periods = _periods(p for ps in held.values() for p in ps)
-    vocabulary = engine().store.vocabulary()
+    vocabulary = the_engine().store.vocabulary()
     rows = []
     for metric in sorted(held):
         cells = tuple(
@@ -134,7 +131,7 @@ def examples(*, clearance: frozenset[str]) -> list[str]:
     """Questions the knowledge base answers for this viewer, chosen from what it holds: a
     figure, two companies compared, a trend, a change, and what a document says."""
     series = _series(clearance)
-    vocabulary = engine().store.vocabulary()
+    vocabulary = the_engine().store.vocabulary()
     chosen: list[str] = []
     for intent in _structured_examples(series, vocabulary):
         question = question_for(intent, vocabulary)
