@@ -28,8 +28,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.text import Truncator
 
+from askapp.admin import columns
 from askapp.admin.guard import (
     GuardedAdmin,
     bounded_search,
@@ -37,6 +37,7 @@ from askapp.admin.guard import (
     field_lookups,
     related_lookups,
 )
+from askapp.admin.held import held_panel
 from askapp.admin.knowledge import CITES_PARAMETER, NamedOnlyFilter
 from askapp.admin.panels import answer_panels
 from askapp.models import (
@@ -60,11 +61,12 @@ from askapp.selectors.clearance import (
 from askapp.selectors.reviews import answer_window, review_cases
 from askapp.services.replay import answer_replay
 from askapp.services.reviews import review_clear, review_set
-from engine import Answer
 
 REVIEW_PERMISSIONS = ("askapp.add_review", "askapp.change_review")
+# Review pages use the whole width: the admin's app list beside them would take 300 pixels
+# from the answer list (the breadcrumbs still lead back).
+WIDE = {"is_nav_sidebar_enabled": False}
 REPLAY_LIMIT = 10
-EXCERPT = 100
 
 
 # --- conversations --------------------------------------------------------------------------
@@ -279,6 +281,7 @@ class ReviewInlineForm(_RightFigureOnlyWhenWrong, forms.ModelForm):
     class Meta:
         model = Review
         fields = ("verdict", "note", "expected_value")
+        widgets = {"note": forms.Textarea(attrs={"rows": 2, "cols": 60})}
 
 
 class ReviewInline(admin.StackedInline):
@@ -307,10 +310,12 @@ def _feedback_count(value: str) -> Coalesce:
 
 @admin.register(AnswerTurn)
 class AnswerTurnAdmin(GuardedAdmin):
+    # Compact cells (askapp/admin/columns.py): fifty answers fit a 1280-pixel screen.
     list_display = (
-        "question", "answer", "status", "refused_shown", "source_count", "provider_shown",
-        "latency", "feedback", "verdict", "created",
+        "exchange", "status_shown", "source_count", "feedback", "verdict", "latency",
+        "created_shown",
     )  # fmt: skip
+    list_display_links = ("exchange",)
     list_select_related = ("answers", "review")
     list_filter = (
         "status", RefusedFilter, BlockedFilter, FeedbackFilter, VerdictFilter, "provider",
@@ -389,55 +394,38 @@ class AnswerTurnAdmin(GuardedAdmin):
 
     # columns
 
-    @admin.display(description="question", ordering="answers__text")
-    def question(self, turn: Turn) -> str:
-        return Truncator(turn.answers.text if turn.answers_id else "").chars(EXCERPT)
-
-    @admin.display(description="answer")
-    def answer(self, turn: Turn) -> str:
-        if getattr(turn, "withheld", False):
-            return WITHHELD_TEXT
-        return Truncator(turn.text).chars(EXCERPT)
+    @admin.display(description="question and answer", ordering="answers__text")
+    def exchange(self, turn: Turn) -> str:
+        text = WITHHELD_TEXT if getattr(turn, "withheld", False) else turn.text
+        return columns.exchange_cell(turn.answers.text if turn.answers_id else "", text)
 
     @admin.display(description="text")
     def text_shown(self, turn: Turn) -> str:
         return WITHHELD_TEXT if getattr(turn, "withheld", False) else turn.text
 
-    @admin.display(description="choices")
-    def choices_shown(self, turn: Turn) -> str:
-        if getattr(turn, "withheld", False):
-            return ""
-        return ", ".join(Answer.from_dict({"choices": turn.choices}).choices)
+    @admin.display(description="status", ordering="status")
+    def status_shown(self, turn: Turn) -> str:
+        return columns.status_chip(turn)
 
-    @admin.display(description="refused as not found", boolean=True, ordering="refused")
-    def refused_shown(self, turn: Turn) -> bool:
-        return turn.refused
-
-    @admin.display(description="sources")
+    @admin.display(description="src")
     def source_count(self, turn: Turn) -> int:
         return len(turn.sources or ())
 
-    @admin.display(description="provider", ordering="provider")
-    def provider_shown(self, turn: Turn) -> str:
-        return " / ".join(part for part in (turn.provider, turn.model) if part)
-
-    @admin.display(description="latency", ordering="latency_ms")
-    def latency(self, turn: Turn) -> str:
-        return "" if turn.latency_ms is None else f"{turn.latency_ms} ms"
-
     @admin.display(description="feedback")
     def feedback(self, turn: Any) -> str:
-        parts = [
-            f"{n} {word}"
-            for n, word in ((turn.feedback_up, "up"), (turn.feedback_down, "down"))
-            if n
-        ]
-        return " · ".join(parts)
+        return columns.feedback_cell(turn.feedback_up, turn.feedback_down)
 
     @admin.display(description="verdict", ordering="review__verdict")
     def verdict(self, turn: Turn) -> str:
-        review = getattr(turn, "review", None)
-        return review.get_verdict_display() if review else ""
+        return columns.verdict_chip(getattr(turn, "review", None))
+
+    @admin.display(description="time", ordering="latency_ms")
+    def latency(self, turn: Turn) -> str:
+        return columns.latency_cell(turn)
+
+    @admin.display(description="asked", ordering="created")
+    def created_shown(self, turn: Turn) -> str:
+        return columns.when_cell(turn.created)
 
     # fields of the answer page
 
@@ -456,20 +444,32 @@ class AnswerTurnAdmin(GuardedAdmin):
     def question_text(self, turn: Turn) -> str:
         return turn.answers.text if turn.answers_id else ""
 
+    @admin.display(description="choices")
+    def choices_shown(self, turn: Turn) -> str:
+        if getattr(turn, "withheld", False):
+            return ""
+        return columns.choices_list(turn.choices)
+
     # the answer page
 
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
     ) -> HttpResponse:
         turn = self.get_object(request, object_id)
-        context = dict(extra_context or {})
+        context = {**(extra_context or {}), **WIDE}
         if turn is not None and self.has_view_or_change_permission(request, turn):
             clearance = request_clearance(request)
             window = answer_window(turn=turn, clearance=clearance, withheld_text=WITHHELD_TEXT)
             context["panels"] = answer_panels(turn, window, clearance=clearance)
+            context["withheld_text"] = WITHHELD_TEXT
+            if not getattr(turn, "withheld", False):
+                context["held"] = held_panel(turn, clearance=clearance)
             context["replay_url"] = reverse("admin:askapp_answerturn_replay", args=[turn.pk])
             context["title"] = "Review answer"
         return super().change_view(request, object_id, form_url, context)
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
+        return super().changelist_view(request, {**(extra_context or {}), **WIDE})
 
     def get_urls(self) -> list[Any]:
         replay = self.admin_site.admin_view(self.replay_view)
