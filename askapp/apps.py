@@ -5,3 +5,8 @@ class AskappConfig(AppConfig):
     name = "askapp"
     verbose_name = "askapp"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from askapp.requestid import install_record_factory
+
+        install_record_factory()

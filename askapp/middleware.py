@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.shortcuts import render
+
+from askapp.requestid import request_id_of
+
+READABLE_CHARSETS = frozenset({"utf-8"})
+CHARSET_MESSAGE = "Send the request in UTF-8 (charset=utf-8); {charset!r} is not read here."
 
 
 class SyncStackMiddleware:
@@ -44,3 +51,35 @@ class TrailingSlashMiddleware:
         if self._TOLERANT.match(request.path_info):
             request.path_info = request.path_info.rstrip("/")
         return self.get_response(request)
+
+
+class FormCharsetMiddleware:
+    """A request whose Content-Type names a charset other than UTF-8 is a 400 before
+    anything reads its body: Django would decode a form with whatever codec is
+    named, and utf-16, rot13, zlib or hex made every form (login included) a 500. The API
+    answers in its error shape, the pages with a plain 400 page."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        charset = request.content_params.get("charset") if request.content_params else None
+        if charset is not None and not _readable(charset):
+            return unreadable_charset(request, charset)
+        return self.get_response(request)
+
+
+def _readable(charset: str) -> bool:
+    try:
+        return codecs.lookup(charset.strip()).name in READABLE_CHARSETS
+    except LookupError:
+        return False
+
+
+def unreadable_charset(request: HttpRequest, charset: str) -> HttpResponseBase:
+    message = CHARSET_MESSAGE.format(charset=charset[:40])
+    if request.path_info.startswith("/v1/"):
+        body = {"error": {"code": "unsupported_charset", "message": message}}
+        return JsonResponse(body, status=400)
+    context = {"message": message, "request_id": request_id_of(request)}
+    return render(request, "400.html", context, status=400)

@@ -22,6 +22,7 @@ from django.contrib.staticfiles import finders
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template import loader
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
@@ -32,6 +33,7 @@ from askapp.models import Conversation, Turn
 from askapp.owners import Owner, existing_owner, request_owner
 from askapp.permissions import clearance_for
 from askapp.presentation import exchange_views
+from askapp.requestid import request_id_of
 from askapp.selectors.conversations import (
     conversation_get,
     conversation_list,
@@ -78,6 +80,19 @@ View = Callable[..., HttpResponse]
 
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """handler400: what was wrong is logged (django.security), with the request id shown."""
+    context = {"request_id": request_id_of(request)}
+    return render(request, "400.html", context, status=400)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: the error was logged (django.request) with the id this page shows. The
+    page renders without the request's context processors, which may be what failed."""
+    body = loader.get_template("500.html").render({"request_id": request_id_of(request)})
+    return HttpResponse(body, status=500)
 
 
 @require_safe

@@ -62,6 +62,9 @@ def _choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
 def _rate(name: str, default: str) -> str:
     value = env.str(name, default=default).strip()
     if not re.fullmatch(r"\d+/(s|sec|second|m|min|minute|h|hour|d|day)", value):
@@ -123,8 +126,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every response, a redirect or a refusal included, carries its request id.
+    "askapp.requestid.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads a body: a charset other than UTF-8 is a 400, not a codec's 500.
+    "askapp.middleware.FormCharsetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "askapp.middleware.TrailingSlashMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -198,6 +205,28 @@ STORAGES = {
     },
 }
 
+# One line per record on stderr, each with the id of the request it was written in (also
+# sent as X-Request-ID and shown on error pages): 500s on pages are logged by django.request,
+# on the API by its exception handler.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "askapp.requestid.RequestIdFilter"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "plain",
+        }
+    },
+    "root": {"handlers": ["console"], "level": _choice("LOG_LEVEL", "info", _LEVELS).upper()},
+    # Django's own default handlers print only in DEBUG; its records go to the root instead.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+}
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -268,7 +297,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["askapp.api.permissions.MayChat"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["askapp.api.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_THROTTLE_CLASSES": [
         "askapp.api.throttles.UserThrottle",

@@ -7,3 +7,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("askapp.urls")),
 ]
+
+# Error pages carry the request id their log lines carry (askapp/requestid.py).
+handler400 = "askapp.views.bad_request"
+handler500 = "askapp.views.server_error"

@@ -13,11 +13,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from askapp.api.parsers import RequestTooLarge
 from askapp.errors import AskappError, AskFailed, NotFound
+from askapp.requestid import current_request_id
 
 logger = logging.getLogger(__name__)
 
@@ -30,6 +33,8 @@ def error_body(code: str, message: str, field: str | None = None) -> dict[str, A
 
 
 def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
+    if isinstance(exc, RequestDataTooBig):
+        exc = RequestTooLarge("The request body is over the size limit.")
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -43,7 +48,10 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
     if isinstance(exc, exceptions.APIException):
         return _api_exception(exc)
     logger.error("unexpected error in the API", exc_info=exc)
-    body = error_body("internal_error", "Something went wrong on our side; it was logged.")
+    body = error_body(
+        "internal_error",
+        f"Something went wrong on our side; it was logged (reference {current_request_id()}).",
+    )
     return Response(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
 
 
