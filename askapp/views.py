@@ -30,7 +30,7 @@ from askapp.api.throttles import AnonThrottle, UserThrottle
 from askapp.errors import AskFailed, NotFound
 from askapp.forms import AskForm, FeedbackForm, RenameForm, SearchForm
 from askapp.models import Conversation, Turn
-from askapp.owners import Owner, existing_owner, request_owner
+from askapp.owners import Owner, existing_owner, request_owner, session_visitor
 from askapp.permissions import clearance_for
 from askapp.presentation import exchange_views
 from askapp.requestid import request_id_of
@@ -265,11 +265,11 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def form_valid(self, form: Any) -> HttpResponse:
-        # Logging in gives the session a new key; read the old one first, so what the
-        # visitor asked anonymously stays theirs.
-        anonymous_key = self.request.session.session_key or ""
+        # What the visitor asked anonymously becomes the user's (the visitor id is read
+        # before logging in, which may start the session afresh).
+        visitor = session_visitor(self.request)
         response = super().form_valid(form)
-        conversations_adopt(session_key=anonymous_key, user_id=form.get_user().pk)
+        conversations_adopt(visitor=visitor, user_id=form.get_user().pk)
         return response
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:

@@ -23,7 +23,9 @@ INTERNAL_CLEARANCE_PERMISSION = "askapp.view_internal"
 
 
 class Conversation(models.Model):
-    """A chat. Owned by a user, or by an anonymous browser session when anonymous chat is on."""
+    """A chat. Owned by a user, or by an anonymous visitor when anonymous chat is on: the
+    visitor is an opaque id kept in their session, never the session key itself, so nothing
+    shown to staff can be replayed as someone's cookie (docs/adr/0031)."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     owner = models.ForeignKey(
@@ -33,8 +35,10 @@ class Conversation(models.Model):
         on_delete=models.CASCADE,
         related_name="conversations",
     )
-    session_key = models.CharField(
-        max_length=40, blank=True, help_text="The anonymous owner's session, when owner is empty."
+    visitor = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="The anonymous owner's opaque id (kept in their session), when owner is empty.",
     )
     title = models.CharField(max_length=200, blank=True)
     scope = models.ForeignKey(
@@ -60,13 +64,13 @@ class Conversation(models.Model):
         ]
         constraints = [
             models.CheckConstraint(
-                condition=Q(owner__isnull=False) | ~Q(session_key=""),
+                condition=Q(owner__isnull=False) | ~Q(visitor=""),
                 name="conversation_has_an_owner",
             ),
         ]
         indexes = [
             models.Index(fields=["owner", "-updated"], name="conversation_owner_recent"),
-            models.Index(fields=["session_key", "-updated"], name="conversation_session_recent"),
+            models.Index(fields=["visitor", "-updated"], name="conversation_visitor_recent"),
         ]
 
     def __str__(self) -> str:
@@ -231,7 +235,7 @@ class Feedback(models.Model):
         on_delete=models.CASCADE,
         related_name="answer_feedback",
     )
-    session_key = models.CharField(max_length=40, blank=True)
+    visitor = models.CharField(max_length=40, blank=True)
     value = models.CharField(max_length=4, choices=Value.choices)
     comment = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
@@ -246,9 +250,9 @@ class Feedback(models.Model):
                 name="feedback_one_per_user",
             ),
             models.UniqueConstraint(
-                fields=["turn", "session_key"],
+                fields=["turn", "visitor"],
                 condition=Q(user__isnull=True),
-                name="feedback_one_per_session",
+                name="feedback_one_per_visitor",
             ),
         ]
         indexes = [models.Index(fields=["value", "-created"], name="feedback_value_recent")]

@@ -95,7 +95,7 @@ def owner_verdicts(*, owner: Owner | None, turns: list[Turn]) -> dict[str, str]:
     if owner.user_id is not None:
         mine = mine.filter(user_id=owner.user_id)
     else:
-        mine = mine.filter(user__isnull=True, session_key=owner.session_key)
+        mine = mine.filter(user__isnull=True, visitor=owner.visitor)
     return {str(turn_id): value for turn_id, value in mine.values_list("turn_id", "value")}
 
 

@@ -93,7 +93,7 @@ def ask_prepare(
         )
     else:
         conversation = Conversation(
-            owner_id=owner.user_id, session_key="" if owner.user_id else owner.session_key
+            owner_id=owner.user_id, visitor="" if owner.user_id else owner.visitor
         )
         recent = client_history[-window:] if window else []
     scope = conversation.scope.name if conversation.scope_id else None

@@ -15,24 +15,22 @@ def conversation_create(
 ) -> Conversation:
     return Conversation.objects.create(
         owner_id=owner.user_id,
-        session_key="" if owner.user_id is not None else owner.session_key,
+        visitor="" if owner.user_id is not None else owner.visitor,
         title=title.strip(),
         scope=scope,
     )
 
 
 @transaction.atomic
-def conversations_adopt(*, session_key: str, user_id: int) -> int:
+def conversations_adopt(*, visitor: str, user_id: int) -> int:
     """Give a user who just logged in the conversations (and feedback) they started as an
     anonymous visitor in this browser session. Returns how many conversations moved."""
-    if not session_key:
+    if not visitor:
         return 0
-    moved = Conversation.objects.filter(owner__isnull=True, session_key=session_key).update(
-        owner_id=user_id, session_key=""
+    moved = Conversation.objects.filter(owner__isnull=True, visitor=visitor).update(
+        owner_id=user_id, visitor=""
     )
-    Feedback.objects.filter(user__isnull=True, session_key=session_key).update(
-        user_id=user_id, session_key=""
-    )
+    Feedback.objects.filter(user__isnull=True, visitor=visitor).update(user_id=user_id, visitor="")
     return moved
 
 
@@ -58,7 +56,7 @@ def feedback_submit(
         )
     who: dict[str, object] = {"user_id": owner.user_id}
     if owner.user_id is None:
-        who["session_key"] = owner.session_key
+        who["visitor"] = owner.visitor
     values = {"value": value, "comment": comment.strip()}
     try:
         with transaction.atomic():

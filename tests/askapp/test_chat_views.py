@@ -183,7 +183,7 @@ def test_asking_without_javascript_posts_redirects_and_shows_the_answer(
     conversation = Conversation.objects.get()
     answer = conversation.turns.get(role=Turn.Role.ASSISTANT)
     assert response["Location"] == f"/c/{conversation.pk}/#answer-{answer.pk}"
-    assert conversation.session_key and conversation.owner is None
+    assert conversation.visitor and conversation.owner is None
 
     body = page(client.get(f"/c/{conversation.pk}/"))
     assert "What was Apple&#x27;s revenue in FY2023?" in body
@@ -601,9 +601,9 @@ def test_logging_in_keeps_what_the_visitor_asked_anonymously(client, settings) -
 
     settings.ASKAPP_ANONYMOUS_CHAT = True
     session = client.session
+    session["askapp_visitor"] = "a-visitor-id"
     session.save()
-    session_key = session.session_key
-    conversation = ConversationFactory(owner=None, session_key=session_key, title="Before login")
+    conversation = ConversationFactory(owner=None, visitor="a-visitor-id", title="Before login")
     get_user_model().objects.create_user("ana", password="a long test password")
 
     response = client.post(
@@ -613,5 +613,5 @@ def test_logging_in_keeps_what_the_visitor_asked_anonymously(client, settings) -
     assert response.status_code == 302
     conversation.refresh_from_db()
     assert conversation.owner.username == "ana"
-    assert conversation.session_key == ""
+    assert conversation.visitor == ""
     assert "Before login" in client.get("/conversations/").content.decode()

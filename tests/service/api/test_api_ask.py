@@ -260,7 +260,9 @@ def test_anonymous_chat_belongs_to_the_session() -> None:
     foreign = post(stranger, {"question": QUESTION, "conversation": body["conversation"]})
 
     assert conversation.owner is None
-    assert conversation.session_key == visitor.session.session_key
+    # An opaque id kept in the session, not the session key (docs/adr/0031).
+    assert conversation.visitor == visitor.session["askapp_visitor"]
+    assert conversation.visitor != visitor.session.session_key
     assert again.status_code == 200
     assert again.json()["turn"]["position"] == 4
     assert foreign.status_code == 404

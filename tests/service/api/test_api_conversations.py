@@ -295,7 +295,8 @@ def test_anonymous_feedback_belongs_to_the_session() -> None:
     assert response.status_code == 201
     feedback = Feedback.objects.get()
     assert feedback.user is None
-    assert feedback.session_key == visitor.session.session_key
+    assert feedback.visitor == visitor.session["askapp_visitor"]
+    assert feedback.visitor != visitor.session.session_key
 
 
 def test_the_api_root_points_to_the_schema_and_the_docs() -> None:
