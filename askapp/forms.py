@@ -5,8 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import ValidationError
 
 from askapp.api.serializers import COMMENT_MAX, QUESTION_MAX, TITLE_MAX
+from askapp.api.throttles import login_failed, login_wait
 from askapp.models import Entity, Feedback
 from askapp.permissions import PUBLIC_ONLY
 from askapp.selectors.clearance import visible_entities
@@ -53,3 +57,35 @@ class FeedbackForm(forms.Form):
 
 class SearchForm(forms.Form):
     q = forms.CharField(max_length=200, required=False, label="Search conversations")
+
+
+class _ThrottledLogin:
+    """Refuses a login, before the password is checked, once the account or the client's
+    address has failed ASKAPP_THROTTLE_LOGIN times in the window; counts each failure."""
+
+    request: Any
+
+    def clean(self) -> Any:
+        username = str(self.cleaned_data.get("username") or "")  # type: ignore[attr-defined]
+        wait = login_wait(self.request, username)
+        if wait is not None:
+            raise ValidationError(
+                f"Too many failed logins: try again in {wait} seconds.", code="throttled"
+            )
+        try:
+            return super().clean()  # type: ignore[misc]
+        except ValidationError:
+            login_failed(self.request, username)
+            raise
+
+    @property
+    def throttled(self) -> bool:
+        return any(e.code == "throttled" for e in self.non_field_errors().as_data())  # type: ignore[attr-defined]
+
+
+class LoginForm(_ThrottledLogin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(_ThrottledLogin, AdminAuthenticationForm):
+    pass

@@ -28,7 +28,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from askapp.api.throttles import AnonThrottle, UserThrottle
 from askapp.errors import AskFailed, NotFound
-from askapp.forms import AskForm, FeedbackForm, RenameForm, SearchForm
+from askapp.forms import AskForm, FeedbackForm, LoginForm, RenameForm, SearchForm
 from askapp.models import Conversation, Turn
 from askapp.owners import Owner, existing_owner, request_owner, session_visitor
 from askapp.permissions import clearance_for
@@ -263,6 +263,13 @@ def turn_fragment(request: HttpRequest, owner: Owner | None, turn_id: uuid.UUID)
 class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     redirect_authenticated_user = True
+    form_class = LoginForm
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.throttled:
+            response.status_code = 429
+        return response
 
     def form_valid(self, form: Any) -> HttpResponse:
         # What the visitor asked anonymously becomes the user's (the visitor id is read

@@ -181,6 +181,24 @@ DATABASES["default"]["CONN_MAX_AGE"] = _int("CONN_MAX_AGE", 0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Request counts live in the cache (askapp/api/throttles.py): Redis when REDIS_URL is set, so
+# every server process counts together; the process's own memory otherwise (one process).
+REDIS_URL = env.str("REDIS_URL", default="").strip()
+if REDIS_URL:
+    if urlsplit(REDIS_URL).scheme not in ("redis", "rediss", "unix"):
+        raise ImproperlyConfigured(
+            f"REDIS_URL must look like redis://host:6379/0 (or rediss://), got {REDIS_URL!r}"
+        )
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "askapp",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -269,6 +287,11 @@ ASKAPP_HISTORY_TURNS = _int("ASKAPP_HISTORY_TURNS", 20, minimum=0, maximum=200)
 ASKAPP_ANONYMOUS_CHAT = _bool("ASKAPP_ANONYMOUS_CHAT", False)
 ASKAPP_THROTTLE_USER = _rate("ASKAPP_THROTTLE_USER", "120/min")
 ASKAPP_THROTTLE_ANON = _rate("ASKAPP_THROTTLE_ANON", "30/min")
+# Failed logins allowed per account, and per client address, in the window (site and admin).
+ASKAPP_THROTTLE_LOGIN = _rate("ASKAPP_THROTTLE_LOGIN", "10/min")
+# How many proxies in front of the server append the client's address to X-Forwarded-For
+# (0: the socket's address is the client's, and X-Forwarded-For is ignored).
+ASKAPP_TRUSTED_PROXIES = _int("ASKAPP_TRUSTED_PROXIES", 0, maximum=10)
 # Seconds of silence after which an answer stream sends a `: keepalive` comment, so proxies and
 # browsers keep a slow stream open.
 ASKAPP_SSE_KEEPALIVE = _float("ASKAPP_SSE_KEEPALIVE", 15.0, minimum=0.05)
