@@ -8,10 +8,32 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 
 from askapp.requestid import request_id_of
 
 READABLE_CHARSETS = frozenset({"utf-8"})
+
+# The site's own scripts and styles only: a question or excerpt that escaped escaping would
+# still not run. connect-src covers the API calls the chat page's script makes. A view may
+# send a policy of its own (the API docs do), which is kept.
+_POLICY = (
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+)
+CONTENT_SECURITY_POLICY = "; ".join(_POLICY)
+# Django's admin widgets (the autocomplete's) write style attributes; scripts stay 'self'.
+ADMIN_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace(
+    "style-src 'self'", "style-src 'self' 'unsafe-inline'"
+)
+API_CACHE_CONTROL = "private, no-store"
 CHARSET_MESSAGE = "Send the request in UTF-8 (charset=utf-8); {charset!r} is not read here."
 
 
@@ -83,3 +105,22 @@ def unreadable_charset(request: HttpRequest, charset: str) -> HttpResponseBase:
         return JsonResponse(body, status=400)
     context = {"message": message, "request_id": request_id_of(request)}
     return render(request, "400.html", context, status=400)
+
+
+class SecurityHeadersMiddleware:
+    """A Content-Security-Policy on every response that has none (pages, the admin, login,
+    error pages), and on the API's: `Cache-Control: private, no-store` and `Vary: Cookie,
+    Authorization`, so no shared cache ever keeps or serves one user's answer to another."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        response = self.get_response(request)
+        admin = request.path_info.startswith("/admin/")
+        policy = ADMIN_CONTENT_SECURITY_POLICY if admin else CONTENT_SECURITY_POLICY
+        response.headers.setdefault("Content-Security-Policy", policy)
+        if request.path_info.startswith("/v1/"):
+            response["Cache-Control"] = API_CACHE_CONTROL
+            patch_vary_headers(response, ("Cookie", "Authorization"))
+        return response

@@ -109,6 +109,18 @@ if not SECRET_KEY:
     SECRET_KEY = "insecure-development-key-only-for-debug"  # DEBUG only
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
+
+# Production behind HTTPS (a TLS-terminating proxy that sets X-Forwarded-Proto): HSTS for a
+# year, cookies sent over HTTPS only, plain HTTP redirected (but /healthz, for load
+# balancers), and the proxy's header trusted to say a request came over HTTPS.
+ASKAPP_SECURE = _bool("ASKAPP_SECURE", False)
+if ASKAPP_SECURE:
+    SECURE_HSTS_SECONDS = 31536000
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
@@ -132,6 +144,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything reads a body: a charset other than UTF-8 is a 400, not a codec's 500.
     "askapp.middleware.FormCharsetMiddleware",
+    # A Content-Security-Policy on every page; API responses private and never cached.
+    "askapp.middleware.SecurityHeadersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "askapp.middleware.TrailingSlashMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -316,7 +330,9 @@ _http_url("ASKAPP_SEC_BASE_URL", ASKAPP_SEC_BASE_URL)
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes a missing login a 401, not a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "askapp.api.authentication.TokenAuthentication",
+        # An Authorization header no authenticator took is a 401, never a silent anonymous.
+        "askapp.api.authentication.UnknownAuthorization",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["askapp.api.permissions.MayChat"],

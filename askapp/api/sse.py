@@ -41,7 +41,7 @@ from engine import Event
 logger = logging.getLogger(__name__)
 
 KEEPALIVE = b": keepalive\n\n"
-HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+HEADERS = {"Cache-Control": "private, no-store", "X-Accel-Buffering": "no"}
 _END = object()
 
 

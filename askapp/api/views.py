@@ -70,6 +70,7 @@ SSE_EVENT: dict[str, Any] = {
 _CONVERSATION_ID = OpenApiParameter("conversation_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 _TURN_ID = OpenApiParameter("turn_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 _ASK_FAILURES: dict[int, Any] = {
+    413: OpenApiResponse(ErrorDoc, description="The body is over 2.5 MB (request_too_large)."),
     502: OpenApiResponse(AskErrorDoc, description="The model provider failed."),
     503: OpenApiResponse(
         AskErrorDoc,

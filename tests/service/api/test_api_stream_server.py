@@ -113,7 +113,7 @@ def test_events_arrive_in_order_with_keepalives_during_the_pause(
 
     assert response.status_code == 200
     assert response.headers["content-type"] == "text/event-stream"
-    assert response.headers["cache-control"] == "no-cache"
+    assert response.headers["cache-control"] == "private, no-store"
     assert response.headers["x-accel-buffering"] == "no"
     assert "content-length" not in response.headers
     assert unanswered == [], "meta came before the answer was made: nothing buffered it"
