@@ -6,10 +6,10 @@ import codecs
 import re
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponseBase, JsonResponse
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils.cache import patch_vary_headers
 
+from askapp.outages import error_page
 from askapp.requestid import request_id_of
 
 READABLE_CHARSETS = frozenset({"utf-8"})
@@ -104,7 +104,7 @@ def unreadable_charset(request: HttpRequest, charset: str) -> HttpResponseBase:
         body = {"error": {"code": "unsupported_charset", "message": message}}
         return JsonResponse(body, status=400)
     context = {"message": message, "request_id": request_id_of(request)}
-    return render(request, "400.html", context, status=400)
+    return HttpResponse(error_page("400.html", context), status=400)
 
 
 class SecurityHeadersMiddleware:

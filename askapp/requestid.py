@@ -37,11 +37,10 @@ class RequestIdMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
         request_id = secrets.token_hex(8)
         request.request_id = request_id  # type: ignore[attr-defined]
-        token = _current.set(request_id)
-        try:
-            response = self.get_response(request)
-        finally:
-            _current.reset(token)
+        # Left set after the response: Django logs a 5xx response after the middleware
+        # returns, still in this request's context; the next request sets its own.
+        _current.set(request_id)
+        response = self.get_response(request)
         response["X-Request-ID"] = request_id
         return response
 

@@ -10,6 +10,7 @@ it: one template for an answer, whichever way it arrived (docs/adr/0016).
 from __future__ import annotations
 
 import functools
+import sys
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +23,6 @@ from django.contrib.staticfiles import finders
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.template import loader
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
@@ -30,6 +30,7 @@ from askapp.api.throttles import AnonThrottle, UserThrottle
 from askapp.errors import AskFailed, NotFound
 from askapp.forms import AskForm, FeedbackForm, LoginForm, RenameForm, SearchForm
 from askapp.models import Conversation, Turn
+from askapp.outages import error_page, outage, outage_response
 from askapp.owners import Owner, existing_owner, request_owner, session_visitor
 from askapp.permissions import clearance_for
 from askapp.presentation import exchange_views
@@ -68,14 +69,18 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """handler400: what was wrong is logged (django.security), with the request id shown."""
-    context = {"request_id": request_id_of(request)}
-    return render(request, "400.html", context, status=400)
+    body = error_page("400.html", {"request_id": request_id_of(request)})
+    return HttpResponse(body, status=400)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """handler500: the error was logged (django.request) with the id this page shows. The
-    page renders without the request's context processors, which may be what failed."""
-    body = loader.get_template("500.html").render({"request_id": request_id_of(request)})
+    page renders without the request's context processors, which may be what failed. A
+    database that is read-only or out of reach is an outage: 503 (askapp/outages.py)."""
+    found = outage(sys.exc_info()[1])
+    if found is not None:
+        return outage_response(request, found)
+    body = error_page("500.html", {"request_id": request_id_of(request)})
     return HttpResponse(body, status=500)
 
 
