@@ -137,7 +137,7 @@ def _roles() -> list[Role]:
             "reviewer",
             staff_client(*REVIEWER_PERMISSIONS, "view_entity", "view_metric")[0],
             everything,
-        ),  # fmt: skip
+        ),
         Role(
             "reviewer with INTERNAL",
             staff_client(*REVIEWER_PERMISSIONS, "view_entity", "view_metric", "view_internal")[0],
