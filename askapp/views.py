@@ -43,6 +43,7 @@ from askapp.selectors.conversations import (
     question_answers,
     questions_before,
     turn_get,
+    turn_page,
 )
 from askapp.selectors.coverage import coverage as coverage_table
 from askapp.selectors.coverage import examples
@@ -60,6 +61,7 @@ PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # the script puts real 
 FAVICON = "askapp/favicon.svg"
 RECENT = 15
 PAGE_SIZE = 25
+TURNS_PER_PAGE = 50  # a conversation page shows its latest 50 turns, and links to the rest
 View = Callable[..., HttpResponse]
 
 
@@ -217,14 +219,19 @@ def _conversation_page(
 ) -> HttpResponse:
     chat = conversation_get(owner=owner, conversation_id=conversation_id)
     clearance = clearance_for(request.user)
-    turns = conversation_turns(conversation=chat, clearance=clearance)
+    page = turn_page(conversation=chat, asked=request.GET.get("page"), size=TURNS_PER_PAGE)
+    turns = conversation_turns(conversation=chat, clearance=clearance, positions=page.positions)
+    earlier = questions_before(question=turns[0]) if page.previous and turns else []
     return _page(
         request,
         owner,
         "chat/conversation.html",
         status=status,
         conversation=chat,
-        exchanges=exchange_views(turns, verdicts=owner_verdicts(owner=owner, turns=turns)),
+        turn_page=page,
+        exchanges=exchange_views(
+            turns, earlier=earlier, verdicts=owner_verdicts(owner=owner, turns=turns)
+        ),
         form=form or _editing(request, turns, chat.pk, clearance=clearance),
         rename=RenameForm(initial={"title": chat.title}),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -59,12 +60,47 @@ def _uuid(value: uuid.UUID | str) -> uuid.UUID:
 
 
 def conversation_turns(
-    *, conversation: Conversation, clearance: frozenset[str] = PUBLIC_ONLY
+    *,
+    conversation: Conversation,
+    clearance: frozenset[str] = PUBLIC_ONLY,
+    positions: tuple[int, int] | None = None,
 ) -> list[Turn]:
-    """Every turn, oldest first, each marked `withheld` when its exchange cites material the
-    reader may no longer see (askapp.selectors.clearance)."""
+    """The turns (those at `positions`, first and last, when given), oldest first, each marked
+    `withheld` when its exchange cites material the reader may no longer see
+    (askapp.selectors.clearance)."""
     turns = Turn.objects.filter(conversation=conversation).annotate(withheld=withheld(clearance))
+    if positions is not None:
+        turns = turns.filter(position__gte=positions[0], position__lte=positions[1])
     return list(turns.order_by("position"))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPage:
+    """One page of a conversation's turns, by position: gap-free from 1, so the conversation's
+    last position counts them without a query."""
+
+    number: int
+    count: int  # pages in all
+    size: int
+
+    @property
+    def positions(self) -> tuple[int, int]:
+        return (self.number - 1) * self.size + 1, self.number * self.size
+
+    @property
+    def previous(self) -> int | None:
+        return self.number - 1 if self.number > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.number + 1 if self.number < self.count else None
+
+
+def turn_page(*, conversation: Conversation, asked: str | None, size: int) -> TurnPage:
+    """The page `asked` (a number), the latest when absent or out of range."""
+    count = max(1, -(-conversation.last_position // size))
+    number = int(asked) if asked and asked.isdigit() else count
+    return TurnPage(number=min(max(number, 1), count), count=count, size=size)
 
 
 def questions_before(*, question: Turn) -> list[Turn]:

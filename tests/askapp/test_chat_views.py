@@ -20,6 +20,7 @@ from tests.factories import (
     FactFactory,
     FeedbackFactory,
     MetricFactory,
+    TurnFactory,
     UserFactory,
     exchange,
 )
@@ -615,3 +616,26 @@ def test_logging_in_keeps_what_the_visitor_asked_anonymously(client, settings) -
     assert conversation.owner.username == "ana"
     assert conversation.visitor == ""
     assert "Before login" in client.get("/conversations/").content.decode()
+
+
+def test_a_long_conversation_pages_by_fifty_turns_latest_first(
+    user_client: tuple[Client, Any], django_assert_max_num_queries: Any
+) -> None:
+    client, user = user_client
+    conversation = ConversationFactory(owner=user)
+    for n in range(60):
+        question = TurnFactory(conversation=conversation, position=2 * n + 1, role="user",
+                               text=f"Question number {n}?", status="found")  # fmt: skip
+        TurnFactory(conversation=conversation, position=2 * n + 2, role="assistant",
+                    text=f"Answer number {n}.", status="found", answers=question)  # fmt: skip
+    conversation.last_position = 120
+    conversation.save()
+    latest = page(client.get(f"/c/{conversation.pk}/"))
+    assert "Answer number 59." in latest and "Answer number 34." not in latest
+    assert "Page 3 of 3" in latest and "?page=2" in latest
+    first = page(client.get(f"/c/{conversation.pk}/", {"page": "1"}))
+    assert "Question number 0?" in first and "Question number 25?" not in first
+    middle = page(client.get(f"/c/{conversation.pk}/", {"page": "2"}))
+    assert "Your question 26" in middle  # numbered as in the whole conversation
+    with django_assert_max_num_queries(9):
+        page(client.get(f"/c/{conversation.pk}/", {"page": "2"}))
