@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -63,6 +63,9 @@ class PreparedAsk:
     session: ConversationSession
     clearance: frozenset[str]
     engine: Engine = field(repr=False)
+    # A new conversation's question, stored before the engine runs (status error, reason
+    # INTERRUPTED) and settled when the answer or the failure is stored.
+    pending: Turn | None = None
 
     @property
     def history(self) -> list[tuple[str, str]]:
@@ -123,6 +126,8 @@ def ask_events(
     started = clock()
     answer: Answer | None = None
     failed = False
+    if prepared.is_new:
+        _store_question_first(prepared)
     try:
         for event in prepared.engine.stream(
             prepared.question,
@@ -172,7 +177,9 @@ def _store_answer(prepared: PreparedAsk, answer: Answer, *, latency_ms: int) -> 
         "model": answer.model,
         "latency_ms": latency_ms,
     }
-    question = Turn(role=Turn.Role.USER, text=prepared.question, **frozen)
+    question = prepared.pending or Turn(role=Turn.Role.USER, text=prepared.question)
+    for name, value in frozen.items():
+        setattr(question, name, value)
     reply = Turn(
         role=Turn.Role.ASSISTANT,
         text=answer.text,
@@ -182,8 +189,29 @@ def _store_answer(prepared: PreparedAsk, answer: Answer, *, latency_ms: int) -> 
         answers=question,
         **frozen,
     )
-    conversation = _write(prepared, [question, reply], cited_by=reply)
+    turns = [reply] if prepared.pending else [question, reply]
+    conversation = _write(prepared, turns, cited_by=reply, settle=frozen)
     return Stored(conversation=conversation, question=question, answer=reply)
+
+
+INTERRUPTED = "Interrupted"
+
+
+def _store_question_first(prepared: PreparedAsk) -> None:
+    """A new conversation exists, with its question, before the engine runs: the stream's
+    meta event names it, and if the process dies mid-answer the conversation stays readable
+    with the question marked failed (status error, reason Interrupted) rather than lost."""
+    provider = prepared.engine.provider
+    question = Turn(
+        role=Turn.Role.USER,
+        text=prepared.question,
+        status=Turn.Status.ERROR,
+        reason=INTERRUPTED,
+        provider=provider.name,
+        model=provider.model,
+    )
+    _write(prepared, [question])
+    prepared.pending = question
 
 
 def _fail(
@@ -196,18 +224,20 @@ def _fail(
 ) -> NoReturn:
     """Store the question alone, with status error, and raise AskFailed."""
     provider = prepared.engine.provider
-    question = Turn(
-        role=Turn.Role.USER,
-        text=prepared.question,
-        status=Turn.Status.ERROR,
-        intent=dict(answer.intent) if answer else {},
-        carried=[c.to_dict() for c in answer.carried] if answer else [],
-        reason=failure.__name__[:200],
-        provider=provider.name,
-        model=provider.model,
-        latency_ms=latency_ms,
-    )
-    conversation = _write(prepared, [question])
+    failed = {
+        "status": Turn.Status.ERROR,
+        "intent": dict(answer.intent) if answer else {},
+        "carried": [c.to_dict() for c in answer.carried] if answer else [],
+        "reason": failure.__name__[:200],
+        "provider": provider.name,
+        "model": provider.model,
+        "latency_ms": latency_ms,
+    }
+    question = prepared.pending or Turn(role=Turn.Role.USER, text=prepared.question)
+    for name, value in failed.items():
+        setattr(question, name, value)
+    turns = [] if prepared.pending else [question]
+    conversation = _write(prepared, turns, settle=failed)
     raise AskFailed(
         message or "The answer could not be completed.",
         failure=failure,
@@ -232,17 +262,25 @@ def _one_writer() -> Iterator[None]:
 
 
 def _write(
-    prepared: PreparedAsk, turns: list[Turn], *, cited_by: Turn | None = None
+    prepared: PreparedAsk,
+    turns: list[Turn],
+    *,
+    cited_by: Turn | None = None,
+    settle: dict[str, Any] | None = None,
 ) -> Conversation:
     """One transaction: the conversation (new, or its positions taken under its row lock),
     any client history, then `turns`, at consecutive positions, and the citation index of
-    the answer `cited_by`."""
+    the answer `cited_by`; with `settle`, the question stored first takes those fields."""
     conversation = prepared.conversation
     turns = [*prepared.client_history, *turns]
     title = _title(prepared.question)
     # No savepoint: nothing inside is rolled back on its own, and an ask is never nested in
     # another transaction that would need one.
     with _one_writer(), transaction.atomic(savepoint=False):
+        if settle is not None and prepared.pending is not None:
+            Turn.objects.filter(pk=prepared.pending.pk).update(**settle)
+        if not turns:
+            return conversation
         if prepared.is_new:
             conversation.title = title
             conversation.last_position = len(turns)
