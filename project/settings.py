@@ -241,9 +241,13 @@ ASKAPP_THROTTLE_ANON = _rate("ASKAPP_THROTTLE_ANON", "30/min")
 # Seconds of silence after which an answer stream sends a `: keepalive` comment, so proxies and
 # browsers keep a slow stream open.
 ASKAPP_SSE_KEEPALIVE = _float("ASKAPP_SSE_KEEPALIVE", 15.0, minimum=0.05)
-# Answer streams run the engine in worker threads (docs/adr/0019); at most this many at once
-# per process. A stream beyond it waits, with keepalives, for a free thread.
-ASKAPP_STREAM_THREADS = _int("ASKAPP_STREAM_THREADS", 256, minimum=1, maximum=4096)
+# Requests run Django's sync stack in a pool of this many threads per server process
+# (project/handler.py, docs/adr/0032): at most this many requests of a process at once,
+# answer streams not counted (their bodies run on the event loop and in stream threads).
+ASKAPP_WEB_THREADS = _int("ASKAPP_WEB_THREADS", 8, minimum=1, maximum=256)
+# Answer streams run the engine in worker threads (docs/adr/0019, 0032); at most this many at
+# once per process. A stream beyond it waits, with keepalives, for a free thread.
+ASKAPP_STREAM_THREADS = _int("ASKAPP_STREAM_THREADS", 1024, minimum=1, maximum=4096)
 # On a SQLite file database, an embedded tantivy index ranks passages (docs/adr/0018); the
 # database's FTS5 index answers when it is off. Its folder defaults to `<database>.search`.
 ASKAPP_SEARCH_ACCELERATOR = _bool("ASKAPP_SEARCH_ACCELERATOR", True)

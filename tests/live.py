@@ -1,5 +1,6 @@
-"""The real server for tests and benchmarks: uvicorn on project.asgi, as bin/serve runs it,
-on a free loopback port, over a SQLite file database prepared with the demo data.
+"""The real server for tests and benchmarks: granian on project.asgi, started by the same
+`project.serve.command` bin/serve uses, on a free loopback port, over a SQLite file database
+prepared with the demo data (or any DATABASE_URL given in `env`).
 
     template = demo_database(folder)                # migrate + load_demo, once (slow: ~15 s)
     with LiveServer(database=copy_database(template, elsewhere), env={...}) as server:
@@ -20,8 +21,9 @@ from types import TracebackType
 
 import httpx
 
+from project import serve
+
 ROOT = Path(__file__).resolve().parent.parent
-VENV_BIN = Path(sys.executable).parent
 HOST = "127.0.0.1"
 
 
@@ -85,25 +87,29 @@ def copy_database(template: Path, folder: Path) -> Path:
 
 
 class LiveServer:
-    """uvicorn serving project.asgi:application, as bin/serve starts it."""
+    """The server as bin/serve starts it (project.serve), serving `application`."""
 
     def __init__(
-        self, *, database: Path, env: Mapping[str, str] | None = None, workers: int = 1
+        self,
+        *,
+        database: Path,
+        env: Mapping[str, str] | None = None,
+        workers: int = 1,
+        application: str = serve.APPLICATION,
     ) -> None:
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.database = database
         self._env = base_env(database, **dict(env or {}))
         self._workers = workers
+        self._application = application
         self._process: subprocess.Popen[bytes] | None = None
-        self._log = database.with_name(f"uvicorn-{self.port}.log")
+        self._log = database.with_name(f"server-{self.port}.log")
 
     def start(self, *, timeout: float = 60.0) -> LiveServer:
-        command = [
-            str(VENV_BIN / "uvicorn"), "project.asgi:application", "--lifespan", "off",
-            "--host", HOST, "--port", str(self.port), "--workers", str(self._workers),
-            "--no-access-log",
-        ]  # fmt: skip
+        command = serve.command(
+            host=HOST, port=self.port, workers=self._workers, application=self._application
+        )
         with self._log.open("wb") as log:
             self._process = subprocess.Popen(
                 command, cwd=ROOT, env=self._env, stdout=log, stderr=subprocess.STDOUT
@@ -116,13 +122,13 @@ class LiveServer:
         while time.monotonic() < deadline:
             assert self._process is not None
             if self._process.poll() is not None:
-                raise RuntimeError(f"uvicorn exited at start:\n{self.log()}")
+                raise RuntimeError(f"the server exited at start:\n{self.log()}")
             try:
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError(f"uvicorn did not answer within {timeout} s:\n{self.log()}")
+        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log()}")
 
     def log(self) -> str:
         return self._log.read_text(errors="replace") if self._log.exists() else ""

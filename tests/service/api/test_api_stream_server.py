@@ -1,4 +1,4 @@
-"""/v1/ask/stream against the real server: uvicorn on project.asgi, as bin/serve runs it, over
+"""/v1/ask/stream against the real server: the server on project.asgi, as bin/serve runs it, over
 a SQLite file holding the demo data, with the OpenAI-compatible provider pointed at a fake
 server that holds its answer back, so the stream has a pause to show.
 
