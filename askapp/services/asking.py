@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import Any, NoReturn, Protocol
 
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
@@ -88,17 +88,18 @@ def ask_prepare(
         )
         for role, text in history or ()
     ]
+    recent: Sequence[SessionTurn]
     if conversation_id is not None:
-        conversation, recent = conversation_with_recent_turns(
+        stored = conversation_with_recent_turns(
             owner=owner, conversation_id=conversation_id, limit=setup.history_turns
         )
+        conversation, scope, recent = stored.conversation, stored.scope, stored.turns
     else:
         conversation = Conversation(
             owner_id=owner.user_id, session_key="" if owner.user_id else owner.session_key
         )
         window = setup.history_turns
-        recent = client_history[-window:] if window else []
-    scope = conversation.scope.name if conversation.scope_id else None
+        scope, recent = None, client_history[-window:] if window else []
     return PreparedAsk(
         owner=owner,
         question=question,
@@ -111,7 +112,20 @@ def ask_prepare(
     )
 
 
-def session_from_turns(turns: Sequence[Turn], *, scope: str | None) -> ConversationSession:
+class SessionTurn(Protocol):
+    """What a session is rebuilt from: a stored Turn, or a selector's RecentTurn."""
+
+    @property
+    def role(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def intent(self) -> dict[str, Any]: ...
+
+
+def session_from_turns(turns: Sequence[SessionTurn], *, scope: str | None) -> ConversationSession:
     """The session the engine would hold after these turns (oldest first).
 
     Each question becomes one Remembered with its stored (resolved) intent and the text of
@@ -120,7 +134,7 @@ def session_from_turns(turns: Sequence[Turn], *, scope: str | None) -> Conversat
     intent (history never reaches the parser), so it carries no slot, only context.
     """
     remembered: list[Remembered] = []
-    question: Turn | None = None
+    question: SessionTurn | None = None
     answers: list[str] = []
 
     def flush() -> None:
