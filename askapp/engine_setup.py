@@ -21,6 +21,7 @@ from django.core.signals import setting_changed
 from django.db import connection
 from django.dispatch import receiver
 
+from askapp.auth import CLEARANCE_ATTRIBUTE
 from askapp.models import INTERNAL_CLEARANCE_PERMISSION
 from askapp.store import DatabaseStore
 from engine.providers.base import Provider
@@ -32,6 +33,7 @@ from engine.types import INTERNAL, PUBLIC
 PUBLIC_ONLY: frozenset[str] = frozenset({PUBLIC})
 WITH_INTERNAL: frozenset[str] = frozenset({PUBLIC, INTERNAL})
 _MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+_CLEARANCE_BACKEND = "askapp.auth.ClearanceBackend"
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +74,12 @@ def clearance_for(user: Any) -> frozenset[str]:
     it never reaches an answer, whoever asks."""
     if user is None or not user.is_authenticated or not user.is_active:
         return PUBLIC_ONLY
-    if user.is_superuser or _has_internal_permission(user):
+    if user.is_superuser:
         return WITH_INTERNAL
-    return PUBLIC_ONLY
+    read_with_the_user = getattr(user, CLEARANCE_ATTRIBUTE, None)  # askapp/auth.py
+    if read_with_the_user is not None:
+        return WITH_INTERNAL if read_with_the_user else PUBLIC_ONLY
+    return WITH_INTERNAL if _has_internal_permission(user) else PUBLIC_ONLY
 
 
 def _has_internal_permission(user: Any) -> bool:
@@ -84,7 +89,7 @@ def _has_internal_permission(user: Any) -> bool:
     user or one of their groups, which one query answers; ModelBackend would read every
     permission of both, in two queries, on each ask. Any other backend is asked the usual way.
     """
-    if list(settings.AUTHENTICATION_BACKENDS) != [_MODEL_BACKEND]:
+    if list(settings.AUTHENTICATION_BACKENDS) not in ([_MODEL_BACKEND], [_CLEARANCE_BACKEND]):
         return bool(user.has_perm(INTERNAL_CLEARANCE_PERMISSION))
     app_label, codename = INTERNAL_CLEARANCE_PERMISSION.split(".")
     with connection.cursor() as cursor:

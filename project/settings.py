@@ -172,6 +172,9 @@ DATABASES["default"]["CONN_MAX_AGE"] = _int("CONN_MAX_AGE", 0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Django's ModelBackend, reading a user's INTERNAL clearance in the same query (askapp/auth.py).
+AUTHENTICATION_BACKENDS = ["askapp.auth.ClearanceBackend"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -256,7 +259,7 @@ ASKAPP_SEARCH_INDEX_DIR = env.str("ASKAPP_SEARCH_INDEX_DIR", default="").strip()
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes a missing login a 401, not a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "askapp.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["askapp.api.permissions.MayChat"],
