@@ -160,12 +160,14 @@ if not env.str("DATABASE_URL", default=""):
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the one writer; the busy timeout makes a second writer
     # wait for the lock instead of failing at once; IMMEDIATE takes the write lock when a
-    # transaction starts, so two concurrent asks serialise instead of deadlocking.
+    # transaction starts, so two concurrent asks serialise instead of deadlocking. Asks
+    # queue for the write in the kernel first (askapp/writer.py), across processes.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "timeout": 20,
+            "timeout": _float("ASKAPP_SQLITE_BUSY_TIMEOUT", 20.0),
             "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            # WAL itself is set once per file, by askapp/writer.py.
+            "init_command": "PRAGMA synchronous=NORMAL;",
         }
     )
 DATABASES["default"]["CONN_MAX_AGE"] = _int("CONN_MAX_AGE", 0)

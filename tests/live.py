@@ -72,6 +72,24 @@ def demo_database(folder: Path) -> Path:
     return database
 
 
+def api_token(database: Path, username: str = "bench", env: Mapping[str, str] | None = None) -> str:
+    """A user (created if missing) and their API token, in a server's database (`env` as
+    given to LiveServer, say a DATABASE_URL)."""
+    create = (
+        "from django.contrib.auth import get_user_model as m; "
+        f"m().objects.filter(username={username!r}).exists() "
+        f"or m().objects.create_user({username!r})"
+    )
+    command = [sys.executable, "manage.py"]
+    environment = base_env(database, **dict(env or {}))
+    subprocess.run([*command, "shell", "-c", create], cwd=ROOT, env=environment, check=True)
+    out = subprocess.run(
+        [*command, "create_api_token", username],
+        cwd=ROOT, env=environment, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return out.stdout.strip()
+
+
 def copy_database(template: Path, folder: Path) -> Path:
     """A private copy of `template`, with its WAL and its search index folder if any."""
     folder.mkdir(parents=True, exist_ok=True)

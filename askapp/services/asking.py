@@ -16,11 +16,9 @@ AskFailed is raised: no half-written answer is ever stored. See docs/adr/0020.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
@@ -32,6 +30,7 @@ from askapp.errors import AskFailed, NotFound
 from askapp.models import Conversation, Turn
 from askapp.selectors.conversations import Owner, conversation_with_recent_turns
 from askapp.services.citations import new_answer_citations_record
+from askapp.writer import one_writer
 from engine.answer import answer_question_stream
 from engine.intent import Intent
 from engine.session import ConversationSession, Remembered
@@ -264,21 +263,6 @@ def _fail(
     )
 
 
-_SQLITE_WRITER = threading.Lock()
-
-
-@contextmanager
-def _one_writer() -> Iterator[None]:
-    """SQLite takes one writer at a time. Threads of this process queue on a lock for it,
-    instead of each sleeping in SQLite's busy handler, which backs off up to 100 ms a try
-    and gave concurrent asks multi-second tails. Other processes still meet the busy timeout."""
-    if connection.vendor != "sqlite":
-        yield
-        return
-    with _SQLITE_WRITER:
-        yield
-
-
 def _write(
     prepared: PreparedAsk, turns: list[Turn], *, cited_by: Turn | None = None
 ) -> Conversation:
@@ -290,7 +274,7 @@ def _write(
     title = _title(prepared.question)
     # No savepoint: nothing inside is rolled back on its own, and an ask is never nested in
     # another transaction that would need one.
-    with _one_writer(), transaction.atomic(savepoint=False):
+    with one_writer(), transaction.atomic(savepoint=False):
         if prepared.is_new:
             conversation.title = title
             conversation.last_position = len(turns)

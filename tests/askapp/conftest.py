@@ -20,4 +20,3 @@ def write_file(tmp_path: Path) -> Callable[[str, str], str]:
         return str(path)
 
     return write
-
