@@ -22,6 +22,7 @@ from django.db import connection
 from django.dispatch import receiver
 
 from askapp.auth import CLEARANCE_ATTRIBUTE
+from askapp.database import ConnectionReleasingProvider
 from askapp.models import INTERNAL_CLEARANCE_PERMISSION
 from askapp.store import DatabaseStore
 from engine.providers.base import Provider
@@ -49,7 +50,7 @@ class Engine:
 @functools.cache
 def engine() -> Engine:
     return Engine(
-        provider=build_provider(),
+        provider=ConnectionReleasingProvider(build_provider()),
         store=DatabaseStore(),
         history_turns=settings.ASKAPP_HISTORY_TURNS,
     )

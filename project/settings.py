@@ -171,6 +171,21 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 DATABASES["default"]["CONN_MAX_AGE"] = _int("CONN_MAX_AGE", 0)
+# PostgreSQL: every process borrows connections from one pool of at most ASKAPP_DB_POOL_SIZE
+# (psycopg's pool, through Django), so WEB_CONCURRENCY x ASKAPP_DB_POOL_SIZE bounds what the
+# server holds, however many threads and streams it runs, and below max_connections. A
+# request that finds the pool empty waits ASKAPP_DB_POOL_TIMEOUT seconds for a connection,
+# then gets 503 with Retry-After. The pool keeps connections open, so CONN_MAX_AGE (which
+# Django's pool refuses) does not apply; it still applies to SQLite. See docs/adr/0032.
+ASKAPP_DB_POOL_SIZE = _int("ASKAPP_DB_POOL_SIZE", 10, minimum=1, maximum=1000)
+ASKAPP_DB_POOL_TIMEOUT = _float("ASKAPP_DB_POOL_TIMEOUT", 3.0, minimum=0.01)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, ASKAPP_DB_POOL_SIZE),
+        "max_size": ASKAPP_DB_POOL_SIZE,
+        "timeout": ASKAPP_DB_POOL_TIMEOUT,
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -14,10 +14,12 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -54,11 +56,11 @@ def base_env(database: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def manage(database: Path, *args: str) -> None:
+def manage(database: Path, *args: str, env: Mapping[str, str] | None = None) -> None:
     subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env=base_env(database),
+        env=base_env(database, **dict(env or {})),
         check=True,
         stdout=subprocess.DEVNULL,
     )
@@ -88,6 +90,23 @@ def api_token(database: Path, username: str = "bench", env: Mapping[str, str] | 
         cwd=ROOT, env=environment, check=True, capture_output=True, text=True,
     )  # fmt: skip
     return out.stdout.strip()
+
+
+def postgres_demo_database(base_url: str, name: str) -> str:
+    """A PostgreSQL database `name` on base_url's server, made afresh, migrated and loaded
+    with the demo data; its URL (give it to LiveServer as DATABASE_URL)."""
+    import psycopg
+
+    parts = urlsplit(base_url)
+    url = urlunsplit(parts._replace(path=f"/{name}"))
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as db:
+        db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        db.execute(f'CREATE DATABASE "{name}"')
+    env = {"DATABASE_URL": url}
+    scratch = Path(tempfile.gettempdir())  # the SQLite path base_env wants; not used
+    manage(scratch / "unused.sqlite3", "migrate", "--noinput", "--verbosity", "0", env=env)
+    manage(scratch / "unused.sqlite3", "load_demo", env=env)
+    return url
 
 
 def copy_database(template: Path, folder: Path) -> Path:
