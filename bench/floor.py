@@ -1,9 +1,10 @@
-"""The framework floor: a plain Django view returning a JsonResponse, nothing else.
+"""The framework floor: a plain Django view returning a JsonResponse, and nothing else.
 
-The bench serves it with exactly the server and settings `bin/serve` uses for askapp (same
-server, workers, threads), so the ratio askapp/floor says what askapp costs over Django
-itself on the same machine in the same run. DJANGO_SETTINGS_MODULE=bench.floor selects it;
-`bench.floor:application` is its WSGI application and `bench.floor:asgi_application` its ASGI one.
+The bench serves it with exactly the server and settings `bin/serve` uses for askapp (granian
+through project.serve, the same workers, the same threaded handler and thread count), so
+askapp's rate over the floor's says what askapp costs over Django itself, on the same
+machine in the same run. Served as `bench.floor:application` with
+DJANGO_SETTINGS_MODULE=bench.floor.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import os
 
 from django.http import HttpRequest, JsonResponse
 from django.urls import path
+
+from project import serve
 
 SECRET_KEY = "floor-benchmark-only"
 DEBUG = False
@@ -29,10 +32,11 @@ def floor(request: HttpRequest) -> JsonResponse:
 
 urlpatterns = [path("healthz", floor), path("floor", floor)]
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", __name__)
-if os.environ["DJANGO_SETTINGS_MODULE"] == __name__:
-    from django.core.asgi import get_asgi_application
-    from django.core.wsgi import get_wsgi_application
+if os.environ.get("DJANGO_SETTINGS_MODULE") == __name__:
+    import django
 
-    application = get_wsgi_application()
-    asgi_application = get_asgi_application()
+    from project.handler import ThreadedASGIHandler
+
+    django.setup(set_prefix=False)
+    threads = int(os.environ.get("ASKAPP_WEB_THREADS") or serve.WEB_THREADS)
+    application = ThreadedASGIHandler(threads=threads)

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 APPLICATION = "project.asgi:application"
+# Threads per worker process that run Django's sync stack (ASKAPP_WEB_THREADS).
+WEB_THREADS = 8
 # Connections one worker holds at once. granian's default (its backlog over the workers)
 # would refuse answer streams long before ASKAPP_STREAM_THREADS is reached.
 CONNECTIONS_PER_WORKER = 4096

@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from project import serve
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -264,7 +266,7 @@ ASKAPP_SSE_KEEPALIVE = _float("ASKAPP_SSE_KEEPALIVE", 15.0, minimum=0.05)
 # Requests run Django's sync stack in a pool of this many threads per server process
 # (project/handler.py, docs/adr/0032): at most this many requests of a process at once,
 # answer streams not counted (their bodies run on the event loop and in stream threads).
-ASKAPP_WEB_THREADS = _int("ASKAPP_WEB_THREADS", 8, minimum=1, maximum=256)
+ASKAPP_WEB_THREADS = _int("ASKAPP_WEB_THREADS", serve.WEB_THREADS, minimum=1, maximum=256)
 # Answer streams run the engine in worker threads (docs/adr/0019, 0032); at most this many at
 # once per process. A stream beyond it waits, with keepalives, for a free thread.
 ASKAPP_STREAM_THREADS = _int("ASKAPP_STREAM_THREADS", 1024, minimum=1, maximum=4096)

@@ -167,6 +167,11 @@ class LiveServer:
                 time.sleep(0.1)
         raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log()}")
 
+    @property
+    def pid(self) -> int:
+        assert self._process is not None, "the server is not started"
+        return self._process.pid
+
     def log(self) -> str:
         return self._log.read_text(errors="replace") if self._log.exists() else ""
 

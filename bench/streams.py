@@ -1,0 +1,139 @@
+"""Slow answer streams: many /v1/ask/stream requests held open at once by a slow model.
+
+The OpenAI-compatible provider points at a fake model on 127.0.0.1 (tests/fakes) that
+holds each answer back between `hold_min` and `hold_max` seconds (a real model takes 5-30 s).
+Streams open `pace` seconds apart; each reports the time from its request to its first
+event. Once every stream has had its first event (so all are open), /healthz is timed
+several times and the server's memory read, then every stream is read to its end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from bench.load import ms, percentile
+
+NARRATIVE = "Why did Apple's revenue dip in fiscal 2023?"
+SLOW_ANSWER = "Apple's revenue dipped because iPhone sales fell [1]."
+
+
+@dataclass
+class StreamReport:
+    streams: int
+    held_at_once: int
+    first_events: list[float]
+    finished: int
+    healthz: list[float]
+    rss_idle_mb: float
+    rss_held_mb: float
+
+    def lines(self) -> list[str]:
+        times = self.first_events
+        quick = sum(1 for t in times if t < 0.1)
+        return [
+            f"streams held open at once: {self.held_at_once} of {self.streams}; "
+            f"finished with done: {self.finished}",
+            f"first event: p50 {ms(percentile(times, 50))}  p99 {ms(percentile(times, 99))}  "
+            f"max {ms(max(times))}; under 100 ms: {quick} of {len(times)}  (target p99 < 100 ms)",
+            f"GET /healthz with all of them open ({len(self.healthz)} tries): p50 "
+            f"{ms(percentile(self.healthz, 50))}  max {ms(max(self.healthz))}  (target < 20 ms)",
+            f"server memory (all workers): {self.rss_idle_mb:.0f} MB idle, "
+            f"{self.rss_held_mb:.0f} MB with the streams open",
+        ]
+
+
+def holds(count: int, low: float, high: float, seed: int = 5) -> list[float]:
+    rng = random.Random(seed)
+    return [rng.uniform(low, high) for _ in range(count)]
+
+
+async def slow_streams(
+    url: str, token: str, *, streams: int, pace: float, longest: float, server_pid: int
+) -> StreamReport:
+    limits = httpx.Limits(max_connections=streams + 50)
+    timeout = httpx.Timeout(longest * 3 + 60)
+    headers = {"Authorization": f"Token {token}"}
+    async with httpx.AsyncClient(
+        base_url=url, headers=headers, limits=limits, timeout=timeout
+    ) as client:
+        await _stream(client, asyncio.Queue())  # untimed: the first search opens its index
+        rss_idle = tree_rss_mb(server_pid)
+        opened: asyncio.Queue[float] = asyncio.Queue()
+        tasks = []
+        for _ in range(streams):
+            tasks.append(asyncio.create_task(_stream(client, opened)))
+            await asyncio.sleep(pace)
+        firsts = [await _next_or_failure(opened, tasks) for _ in range(streams)]
+        held = sum(1 for task in tasks if not task.done())
+        healthz = []
+        for _ in range(20):
+            started = time.perf_counter()
+            (await client.get("/healthz")).raise_for_status()
+            healthz.append(time.perf_counter() - started)
+            await asyncio.sleep(0.05)
+        rss_held = tree_rss_mb(server_pid)
+        endings = await asyncio.gather(*tasks)
+    finished = sum(1 for ending in endings if ending == "done")
+    return StreamReport(streams, held, firsts, finished, healthz, rss_idle, rss_held)
+
+
+async def _stream(client: httpx.AsyncClient, opened: asyncio.Queue[float]) -> str:
+    """Open one stream, report its first-event time on `opened`, read it to its end."""
+    started = time.perf_counter()
+    last, first = "", True
+    async with client.stream("POST", "/v1/ask/stream", json={"question": NARRATIVE}) as r:
+        if r.status_code != 200:
+            await r.aread()
+            raise RuntimeError(f"a stream failed: HTTP {r.status_code} {r.text[:200]}")
+        async for line in r.aiter_lines():
+            if line.startswith("event: "):
+                if first:
+                    await opened.put(time.perf_counter() - started)
+                    first = False
+                last = line[len("event: ") :]
+    return last
+
+
+async def _next_or_failure(queue: asyncio.Queue[float], tasks: list[asyncio.Task[str]]) -> float:
+    """The next first-event time, or the error of a stream that failed before its first."""
+    waiting = asyncio.ensure_future(queue.get())
+    while True:
+        done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+        if waiting in done:
+            return waiting.result()
+        for task in done:
+            if task.exception() is not None:
+                waiting.cancel()
+                raise task.exception()  # type: ignore[misc]
+        tasks = [task for task in tasks if not task.done()]
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and all its descendants, in MB (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        todo += children.get(current, [])
+        try:
+            status = Path(f"/proc/{current}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024 if os.path.exists("/proc") else float("nan")
