@@ -1,0 +1,40 @@
+"""The ratchet: answers on the public sets never get worse than the figures recorded here.
+
+Each set runs whole (about 10 s of CPU for all three). A change that costs correct answers, or
+adds wrong (ConvFinQA: wrong or off-target) ones, fails here. A change that earns better
+figures raises the bar in the same commit: edit the set's line below.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+import pytest
+
+from engine.evaluate import Scored, run_convfinqa, run_pacific, run_tatqa
+from engine.evaluate.cli import load_convfinqa, load_pacific, load_tatqa
+
+# set: (correct at least, bad at most), where bad is wrong, and for ConvFinQA wrong + off-target.
+RECORDED = {
+    "tatqa": (890, 21),
+    "pacific": (899, 41),
+    "convfinqa": (90, 540),
+}
+BAD = ("wrong", "off-target")
+RUNS: dict[str, Callable[[], Sequence[Scored]]] = {
+    "tatqa": lambda: run_tatqa(load_tatqa()),
+    "pacific": lambda: run_pacific(load_pacific()),
+    "convfinqa": lambda: run_convfinqa(load_convfinqa()),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_answers_on_the_public_sets_never_get_worse(name: str) -> None:
+    correct_at_least, bad_at_most = RECORDED[name]
+
+    outcomes = Counter(result.outcome for result in RUNS[name]())
+
+    bad = sum(outcomes[o] for o in BAD)
+    assert outcomes["correct"] >= correct_at_least, f"{name}: {dict(outcomes)}"
+    assert bad <= bad_at_most, f"{name}: {dict(outcomes)}"
