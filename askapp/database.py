@@ -4,10 +4,11 @@ On PostgreSQL every process borrows connections from one psycopg pool (project/s
 Two things follow, and live here:
 
 - A borrowed connection goes back to the pool while the thread waits on a model:
-  `ConnectionReleasingProvider` wraps the composition root's provider and hands the
+  `ConnectionReleasingProvider` wraps the composition root's remote provider and hands the
   thread's connection back before each call (never inside a transaction), so a slow answer
-  or a thousand open streams hold no connection while the model thinks. The next query
-  borrows one again.
+  or a thousand open streams hold no connection while the model thinks (on SQLite it closes
+  the connection: a thousand idle page caches cost more than a thousand reopenings). The
+  next query borrows one again. The mock provider answers at once and is not wrapped.
 - An empty pool is busy, not broken: when a request waited ASKAPP_DB_POOL_TIMEOUT seconds
   and got no connection, it answers 503 with Retry-After in the API's error shape
   (`busy_response`), through the API's exception handler and the site's handler500.
@@ -51,11 +52,10 @@ def busy_response() -> JsonResponse:
 
 
 def release_connection() -> None:
-    """Hand this thread's connection back to the pool, unless a transaction holds it.
-    Without a pool (SQLite, where opening a connection costs more than keeping it) nothing
-    happens."""
-    pooled = getattr(connection, "pool", None) is not None
-    if pooled and connection.connection is not None and not connection.in_atomic_block:
+    """Hand this thread's connection back (to the pool on PostgreSQL; closed on a SQLite
+    file, whose page cache would otherwise stay with an idle thread), unless a transaction
+    holds it. The next query opens one again."""
+    if connection.connection is not None and not connection.in_atomic_block:
         connection.close()
 
 

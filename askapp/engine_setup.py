@@ -50,22 +50,24 @@ class Engine:
 @functools.cache
 def engine() -> Engine:
     return Engine(
-        provider=ConnectionReleasingProvider(build_provider()),
+        provider=build_provider(),
         store=DatabaseStore(),
         history_turns=settings.ASKAPP_HISTORY_TURNS,
     )
 
 
 def build_provider() -> Provider:
-    if settings.ASKAPP_PROVIDER == "openai":
-        return OpenAICompatibleProvider(
-            base_url=settings.ASKAPP_OPENAI_BASE_URL,
-            api_key=settings.ASKAPP_OPENAI_API_KEY,
-            model=settings.ASKAPP_OPENAI_MODEL,
-            timeout=settings.ASKAPP_OPENAI_TIMEOUT,
-            max_retries=settings.ASKAPP_OPENAI_MAX_RETRIES,
-            azure_endpoint=settings.ASKAPP_OPENAI_AZURE_ENDPOINT,
-            api_version=settings.ASKAPP_OPENAI_API_VERSION,
+    if settings.ASKAPP_PROVIDER == "openai":  # a remote model: no connection held while it thinks
+        return ConnectionReleasingProvider(
+            OpenAICompatibleProvider(
+                base_url=settings.ASKAPP_OPENAI_BASE_URL,
+                api_key=settings.ASKAPP_OPENAI_API_KEY,
+                model=settings.ASKAPP_OPENAI_MODEL,
+                timeout=settings.ASKAPP_OPENAI_TIMEOUT,
+                max_retries=settings.ASKAPP_OPENAI_MAX_RETRIES,
+                azure_endpoint=settings.ASKAPP_OPENAI_AZURE_ENDPOINT,
+                api_version=settings.ASKAPP_OPENAI_API_VERSION,
+            )
         )
     return MockProvider()
 

@@ -132,8 +132,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last (innermost) and sync-only, so that under ASGI the stack above runs in one thread.
-    "askapp.middleware.SyncStackMiddleware",
 ]
 
 ROOT_URLCONF = "project.urls"
