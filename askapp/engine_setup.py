@@ -14,14 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
-from django.contrib.contenttypes.models import ContentType
 from django.core.signals import setting_changed
-from django.db import connection
 from django.dispatch import receiver
 
-from askapp.auth import CLEARANCE_ATTRIBUTE
+from askapp.auth import CLEARANCE_ATTRIBUTE, user_may_view_internal
 from askapp.database import ConnectionReleasingProvider
 from askapp.models import INTERNAL_CLEARANCE_PERMISSION
 from askapp.store import DatabaseStore
@@ -94,33 +90,7 @@ def _has_internal_permission(user: Any) -> bool:
     """
     if list(settings.AUTHENTICATION_BACKENDS) not in ([_MODEL_BACKEND], [_CLEARANCE_BACKEND]):
         return bool(user.has_perm(INTERNAL_CLEARANCE_PERMISSION))
-    app_label, codename = INTERNAL_CLEARANCE_PERMISSION.split(".")
-    with connection.cursor() as cursor:
-        cursor.execute(_permission_sql(), [app_label, codename, user.pk, user.pk])
-        return cursor.fetchone() is not None
-
-
-@functools.cache
-def _permission_sql() -> str:
-    """Is the permission the user's own, or one of their groups'? Plain SQL: the ORM's
-    version of this join costs more to build than the database takes to answer it."""
-    user_model = get_user_model()
-    table = {
-        "permission": Permission._meta.db_table,
-        "content_type": ContentType._meta.db_table,
-        "user_permission": user_model.user_permissions.through._meta.db_table,
-        "user_group": user_model.groups.through._meta.db_table,
-        "group_permission": Group.permissions.through._meta.db_table,
-    }
-    user_fk = user_model._meta.model_name + "_id"
-    return (
-        f"SELECT 1 FROM {table['permission']} p JOIN {table['content_type']} ct"
-        " ON ct.id = p.content_type_id WHERE ct.app_label = %s AND p.codename = %s AND ("
-        f" EXISTS (SELECT 1 FROM {table['user_permission']} up"
-        f" WHERE up.permission_id = p.id AND up.{user_fk} = %s)"
-        f" OR EXISTS (SELECT 1 FROM {table['user_group']} ug JOIN {table['group_permission']} gp"
-        f" ON gp.group_id = ug.group_id WHERE gp.permission_id = p.id AND ug.{user_fk} = %s))"
-    )
+    return user_may_view_internal(user.pk)
 
 
 @receiver(setting_changed)

@@ -76,28 +76,30 @@ def hammer(
     headers: Mapping[str, str] | None = None,
 ) -> Result:
     """GET `path` (or POST the `bodies` in turn, as JSON) for `seconds` over `connections`."""
-    if client == "wrk":
-        return _wrk(url, path, seconds, connections, bodies, headers or {})
-    return asyncio.run(_python(url, path, seconds, connections, bodies, headers or {}))
+    work = _Load(url, path, seconds, connections, tuple(bodies), dict(headers or {}))
+    return _wrk(work) if client == "wrk" else asyncio.run(_python(work))
+
+
+@dataclass(frozen=True)
+class _Load:
+    url: str
+    path: str
+    seconds: float
+    connections: int
+    bodies: tuple[Mapping[str, Any], ...]
+    headers: dict[str, str]
 
 
 # --- wrk ----------------------------------------------------------------------------------------
 
 
-def _wrk(
-    url: str,
-    path: str,
-    seconds: float,
-    connections: int,
-    bodies: Sequence[Mapping[str, Any]],
-    headers: Mapping[str, str],
-) -> Result:
+def _wrk(work: _Load) -> Result:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(_lua(path, bodies, headers))
+        script.write(_lua(work.path, work.bodies, work.headers))
     try:
         out = subprocess.run(
-            ["wrk", "-t2", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--latency",
-             "-s", script.name, url],
+            ["wrk", "-t2", f"-c{work.connections}", f"-d{max(1, round(work.seconds))}s",
+             "--latency", "-s", script.name, work.url],
             capture_output=True, text=True, check=True,
         ).stdout  # fmt: skip
     finally:
@@ -157,22 +159,16 @@ def _parse_wrk(out: str) -> Result:
 # --- Python ---------------------------------------------------------------------------------------
 
 
-async def _python(
-    url: str,
-    path: str,
-    seconds: float,
-    connections: int,
-    bodies: Sequence[Mapping[str, Any]],
-    headers: Mapping[str, str],
-) -> Result:
-    limits = httpx.Limits(max_connections=connections)
+async def _python(work: _Load) -> Result:
+    limits = httpx.Limits(max_connections=work.connections)
+    path, bodies = work.path, work.bodies
     latencies: list[float] = []
     errors = 0
     numbers = itertools.count()
     async with httpx.AsyncClient(
-        base_url=url, headers=dict(headers), limits=limits, timeout=60
+        base_url=work.url, headers=work.headers, limits=limits, timeout=60
     ) as client:
-        deadline = time.perf_counter() + seconds
+        deadline = time.perf_counter() + work.seconds
 
         async def worker() -> None:
             nonlocal errors
@@ -189,7 +185,7 @@ async def _python(
                     errors += 1
 
         began = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(connections)))
+        await asyncio.gather(*(worker() for _ in range(work.connections)))
         elapsed = time.perf_counter() - began
     done = len(latencies) + errors
     return Result(
