@@ -84,7 +84,10 @@ def api_token(database: Path, username: str = "bench", env: Mapping[str, str] | 
     )
     command = [sys.executable, "manage.py"]
     environment = base_env(database, **dict(env or {}))
-    subprocess.run([*command, "shell", "-c", create], cwd=ROOT, env=environment, check=True)
+    subprocess.run(
+        [*command, "shell", "-c", create], cwd=ROOT, env=environment, check=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
     out = subprocess.run(
         [*command, "create_api_token", username],
         cwd=ROOT, env=environment, check=True, capture_output=True, text=True,
