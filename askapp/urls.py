@@ -3,6 +3,8 @@ from django.urls import include, path
 from askapp import views
 
 urlpatterns = [
+    # First: load balancers ask it several times a second; the resolver tries routes in order.
+    path("healthz", views.healthz, name="healthz"),
     path("", views.home, name="home"),
     path("conversations/", views.conversations, name="conversations"),
     path("c/<uuid:conversation_id>/", views.conversation, name="conversation"),
@@ -13,6 +15,5 @@ urlpatterns = [
     path("turns/<uuid:turn_id>/feedback", views.feedback, name="feedback"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),
-    path("healthz", views.healthz, name="healthz"),
     path("v1/", include("askapp.api.urls")),
 ]
