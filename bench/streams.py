@@ -54,6 +54,35 @@ def holds(count: int, low: float, high: float, seed: int = 5) -> list[float]:
     return [rng.uniform(low, high) for _ in range(count)]
 
 
+class _Open:
+    """How many streams have had their first event and not yet ended, as they go: counters,
+    not a scan of every task (which, at a thousand streams, took the client seconds)."""
+
+    def __init__(self, expected: int) -> None:
+        self.expected = expected
+        self.first_events: list[float] = []
+        self.now = 0
+        self.every_one_started = asyncio.Event()
+        self.failure: BaseException | None = None
+
+    def started(self, seconds: float) -> None:
+        self.first_events.append(seconds)
+        self.now += 1
+        if len(self.first_events) == self.expected:
+            self.every_one_started.set()
+
+    def ended(self) -> None:
+        self.now -= 1
+
+    def watch(self, task: asyncio.Task[str]) -> None:
+        def failed(done: asyncio.Task[str]) -> None:
+            if not done.cancelled() and done.exception() is not None and self.failure is None:
+                self.failure = done.exception()
+                self.every_one_started.set()
+
+        task.add_done_callback(failed)
+
+
 async def slow_streams(
     url: str, token: str, *, streams: int, pace: float, longest: float, server_pid: int
 ) -> StreamReport:
@@ -63,15 +92,18 @@ async def slow_streams(
     async with httpx.AsyncClient(
         base_url=url, headers=headers, limits=limits, timeout=timeout
     ) as client:
-        await _stream(client, asyncio.Queue())  # untimed: the first search opens its index
+        await _stream(client, _Open(1))  # untimed: the first search opens its index
         rss_idle = tree_rss_mb(server_pid)
-        opened: asyncio.Queue[float] = asyncio.Queue()
+        opened = _Open(streams)
         tasks = []
         for _ in range(streams):
-            tasks.append(asyncio.create_task(_stream(client, opened)))
+            tasks.append(task := asyncio.create_task(_stream(client, opened)))
+            opened.watch(task)
             await asyncio.sleep(pace)
-        firsts = [await _next_or_failure(opened, tasks) for _ in range(streams)]
-        held = sum(1 for task in tasks if not task.done())
+        await opened.every_one_started.wait()
+        if opened.failure is not None:
+            raise opened.failure
+        held = opened.now
         healthz = []
         for _ in range(20):
             started = time.perf_counter()
@@ -81,38 +113,28 @@ async def slow_streams(
         rss_held = tree_rss_mb(server_pid)
         endings = await asyncio.gather(*tasks)
     finished = sum(1 for ending in endings if ending == "done")
-    return StreamReport(streams, held, firsts, finished, healthz, rss_idle, rss_held)
+    return StreamReport(streams, held, opened.first_events, finished, healthz, rss_idle, rss_held)
 
 
-async def _stream(client: httpx.AsyncClient, opened: asyncio.Queue[float]) -> str:
-    """Open one stream, report its first-event time on `opened`, read it to its end."""
-    started = time.perf_counter()
+async def _stream(client: httpx.AsyncClient, opened: _Open) -> str:
+    """Open one stream, report its first event to `opened`, read it to its end."""
+    began = time.perf_counter()
     last, first = "", True
-    async with client.stream("POST", "/v1/ask/stream", json={"question": NARRATIVE}) as r:
-        if r.status_code != 200:
-            await r.aread()
-            raise RuntimeError(f"a stream failed: HTTP {r.status_code} {r.text[:200]}")
-        async for line in r.aiter_lines():
-            if line.startswith("event: "):
-                if first:
-                    await opened.put(time.perf_counter() - started)
-                    first = False
-                last = line[len("event: ") :]
+    try:
+        async with client.stream("POST", "/v1/ask/stream", json={"question": NARRATIVE}) as r:
+            if r.status_code != 200:
+                await r.aread()
+                raise RuntimeError(f"a stream failed: HTTP {r.status_code} {r.text[:200]}")
+            async for line in r.aiter_lines():
+                if line.startswith("event: "):
+                    if first:
+                        opened.started(time.perf_counter() - began)
+                        first = False
+                    last = line[len("event: ") :]
+    finally:
+        if not first:
+            opened.ended()
     return last
-
-
-async def _next_or_failure(queue: asyncio.Queue[float], tasks: list[asyncio.Task[str]]) -> float:
-    """The next first-event time, or the error of a stream that failed before its first."""
-    waiting = asyncio.ensure_future(queue.get())
-    while True:
-        done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
-        if waiting in done:
-            return waiting.result()
-        for task in done:
-            if task.exception() is not None:
-                waiting.cancel()
-                raise task.exception()  # type: ignore[misc]
-        tasks = [task for task in tasks if not task.done()]
 
 
 def tree_rss_mb(pid: int) -> float:
