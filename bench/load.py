@@ -30,11 +30,15 @@ class Result:
     p50: float  # seconds
     p99: float
     errors: int  # non-2xx responses and socket errors
+    cpu: float = float("nan")  # server CPU seconds per request, when measured
 
     def cells(self, floor: Result | None = None) -> list[str]:
-        ratio = f"{self.rate / floor.rate:.2f}x" if floor and floor.rate else ""
+        ratio = f"{self.rate / floor.rate:.3f}x" if floor and floor.rate else ""
+        cost = f"{self.cpu * 1000:.2f} ms"
+        cpu_ratio = f"{floor.cpu / self.cpu:.3f}x" if floor and self.cpu else ""
         return [
             f"{self.rate:,.0f}", ms(self.p50), ms(self.p99), f"{self.errors}", ratio,
+            cost, cpu_ratio,
         ]  # fmt: skip
 
 

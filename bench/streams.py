@@ -10,14 +10,13 @@ several times and the server's memory read, then every stream is read to its end
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import httpx
 
+from bench import procs
 from bench.load import ms, percentile
 
 NARRATIVE = "Why did Apple's revenue dip in fiscal 2023?"
@@ -93,7 +92,7 @@ async def slow_streams(
         base_url=url, headers=headers, limits=limits, timeout=timeout
     ) as client:
         await _stream(client, _Open(1))  # untimed: the first search opens its index
-        rss_idle = tree_rss_mb(server_pid)
+        rss_idle = procs.rss_mb(server_pid)
         opened = _Open(streams)
         tasks = []
         for _ in range(streams):
@@ -110,7 +109,7 @@ async def slow_streams(
             (await client.get("/healthz")).raise_for_status()
             healthz.append(time.perf_counter() - started)
             await asyncio.sleep(0.05)
-        rss_held = tree_rss_mb(server_pid)
+        rss_held = procs.rss_mb(server_pid)
         endings = await asyncio.gather(*tasks)
     finished = sum(1 for ending in endings if ending == "done")
     return StreamReport(streams, held, opened.first_events, finished, healthz, rss_idle, rss_held)
@@ -135,27 +134,3 @@ async def _stream(client: httpx.AsyncClient, opened: _Open) -> str:
         if not first:
             opened.ended()
     return last
-
-
-def tree_rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its descendants, in MB (Linux /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    total, todo = 0, [pid]
-    while todo:
-        current = todo.pop()
-        todo += children.get(current, [])
-        try:
-            status = Path(f"/proc/{current}/status").read_text()
-        except OSError:
-            continue
-        for line in status.splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
-    return total / 1024 if os.path.exists("/proc") else float("nan")
