@@ -97,7 +97,9 @@ class Recent:
 
 
 _TURN_COLUMNS = ("role", "text", "status", "intent")
-_CONVERSATION_FIELDS = tuple(field.attname for field in Conversation._meta.concrete_fields)
+# What an ask needs of the conversation; the rest (title, counter, timestamps) stays deferred,
+# as converting two timestamps on each of the window's rows cost more than the query.
+_CONVERSATION_FIELDS = ("id", "owner_id", "session_key", "scope_id")
 
 
 def conversation_with_recent_turns(
