@@ -5,6 +5,7 @@ Django's sync middleware and views run in a pool of ASKAPP_WEB_THREADS threads p
 async body on the event loop.
 """
 
+import gc
 import os
 
 import django
@@ -17,3 +18,7 @@ from django.conf import settings  # noqa: E402
 from project.handler import ThreadedASGIHandler  # noqa: E402
 
 application = ThreadedASGIHandler(threads=settings.ASKAPP_WEB_THREADS)
+# What start-up built (Django, the app, the engine and its OpenAI client) lives as long as the
+# process: out of the collector's way, a full collection during a request walks only what
+# requests made, instead of pausing an answer's first event for tens of milliseconds.
+gc.freeze()

@@ -5,7 +5,9 @@ from askapp.models.conversations import (
     INTERNAL_CLEARANCE_PERMISSION,
     Conversation,
     Feedback,
+    SessionTurn,
     Turn,
+    session_from_turns,
 )
 from askapp.models.knowledge import Chunk, Classification, Document, Entity, Fact, Metric
 from askapp.models.review import AnswerTurn, Citation, Review
@@ -23,5 +25,7 @@ __all__ = [
     "Feedback",
     "Metric",
     "Review",
+    "SessionTurn",
     "Turn",
+    "session_from_turns",
 ]
