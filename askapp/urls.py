@@ -7,6 +7,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("", views.home, name="home"),
     path("conversations/", views.conversations, name="conversations"),
+    path("coverage/", views.coverage, name="coverage"),
     path("c/<uuid:conversation_id>/", views.conversation, name="conversation"),
     path("c/<uuid:conversation_id>/rename", views.rename, name="rename"),
     path("c/<uuid:conversation_id>/delete", views.delete, name="delete"),
@@ -15,5 +16,6 @@ urlpatterns = [
     path("turns/<uuid:turn_id>/feedback", views.feedback, name="feedback"),
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("v1/", include("askapp.api.urls")),
 ]

@@ -55,10 +55,12 @@ from engine.narrative import (
 from engine.numbers import format_value
 from engine.parser import IntentParser, parser_for
 from engine.periods import normalise_period
+from engine.plan import lookup_intent, question_for
 from engine.providers.base import Completion, Message, Provider, ToolCall
 from engine.providers.mock import MockProvider
-from engine.session import ConversationSession, Remembered
+from engine.session import SCOPE, ConversationSession, Remembered
 from engine.store import InMemoryStore, KnowledgeStore
+from engine.timeframe import period_sort_key
 from engine.types import (
     CLASSIFICATIONS,
     DEFAULT_CLEARANCE,
@@ -69,9 +71,11 @@ from engine.types import (
     STATUSES,
     Answer,
     Carried,
+    Choice,
     Event,
     Fact,
     Figure,
+    Holding,
     Passage,
     Source,
     Status,
@@ -109,12 +113,14 @@ __all__ = [
     "OUTCOMES",
     "PUBLIC",
     "RESTRICTED",
+    "SCOPE",
     "SHOWABLE",
     "STATUSES",
     "Ambiguity",
     "Answer",
     "Asked",
     "Carried",
+    "Choice",
     "Completion",
     "ConversationSession",
     "Engine",
@@ -125,6 +131,7 @@ __all__ = [
     "Figure",
     "GateResult",
     "HistoryTurn",
+    "Holding",
     "InMemoryStore",
     "Intent",
     "IntentParser",
@@ -165,8 +172,11 @@ __all__ = [
     "figures_in",
     "final_answer",
     "format_value",
+    "lookup_intent",
     "normalise_period",
     "parser_for",
+    "period_sort_key",
+    "question_for",
     "run_cases",
     "showable",
     "table",
