@@ -153,7 +153,11 @@ class ChoicesField(serializers.JSONField):
     strings, which read as a label that is its own question."""
 
     def to_representation(self, value: Any) -> list[dict[str, str]]:
-        return [Choice.from_stored(item).to_dict() for item in value or ()]
+        return choices_body(value)
+
+
+def choices_body(stored: Any) -> list[dict[str, str]]:
+    return [Choice.from_stored(item).to_dict() for item in stored or ()]
 
 
 # --- output -----------------------------------------------------------------------------------
@@ -226,7 +230,7 @@ def turn_body(turn: Turn) -> dict[str, Any]:
         "intent": turn.intent,
         "carried": turn.carried,
         "reason": turn.reason,
-        "choices": [str(choice) for choice in turn.choices],
+        "choices": choices_body(turn.choices),
         "answers": None if answers is None else str(answers),
         "created": _datetime(turn.created),
     }
