@@ -7,6 +7,7 @@ class AskappConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from askapp import writer  # noqa: F401 (connects the SQLite WAL receiver)
         from askapp.requestid import install_record_factory
 
         install_record_factory()

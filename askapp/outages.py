@@ -1,10 +1,10 @@
-"""A database that cannot be written to or reached is an outage, not a bug: 503 with
-Retry-After, in the API's error shape on the API and as a plain page elsewhere, instead of
-a generic 500. One mechanism for every such case (the API's exception handler and the site's
-handler500 both ask `outage`): a read-only database (SQLite's "readonly", PostgreSQL's
+"""A database that is busy, cannot be written to or cannot be reached is an outage, not a
+bug: 503 with Retry-After, in the API's error shape on the API and as a plain page elsewhere,
+instead of a generic 500. One mechanism for every such case (the API's exception handler and
+the site's handler500 both ask `outage`): a pool with no connection to give in time
+(askapp/database.py, docs/adr/0033), a read-only database (SQLite's "readonly", PostgreSQL's
 read_only_sql_transaction), one that refuses connections or drops them (OperationalError,
-InterfaceError). A pool that has no connection to give is the same kind of case and belongs
-here too (issue 15's PoolTimeout).
+InterfaceError).
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.utils.html import escape
 
+from askapp.database import BUSY_MESSAGE, pool_exhausted
+from askapp.database import RETRY_AFTER_SECONDS as BUSY_RETRY_AFTER_SECONDS
 from askapp.requestid import request_id_of
 
 RETRY_AFTER_SECONDS = 5
@@ -26,6 +28,10 @@ READ_ONLY_SQLSTATE = "25006"
 class Outage:
     code: str
     message: str
+    retry_after: int = RETRY_AFTER_SECONDS
+
+
+BUSY = Outage("database_busy", BUSY_MESSAGE, retry_after=BUSY_RETRY_AFTER_SECONDS)
 
 
 READ_ONLY = Outage(
@@ -39,6 +45,8 @@ UNREACHABLE = Outage(
 
 def outage(exc: BaseException | None) -> Outage | None:
     """The outage `exc` (or what it wraps) reports, or None when it is no outage."""
+    if pool_exhausted(exc):
+        return BUSY
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
@@ -83,5 +91,5 @@ def outage_response(request: HttpRequest, found: Outage) -> HttpResponse:
     else:
         context = {"message": found.message, "request_id": request_id_of(request)}
         response = HttpResponse(error_page("503.html", context), status=503)
-    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Retry-After"] = str(found.retry_after)
     return response

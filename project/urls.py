@@ -8,6 +8,8 @@ urlpatterns = [
     path("", include("askapp.urls")),
 ]
 
-# Error pages carry the request id their log lines carry (askapp/requestid.py).
+# Error pages carry the request id their log lines carry (askapp/requestid.py); a database
+# that is busy (an empty pool), read-only or out of reach answers 503, not 500
+# (askapp/outages.py).
 handler400 = "askapp.views.bad_request"
 handler500 = "askapp.views.server_error"

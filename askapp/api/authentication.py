@@ -11,11 +11,14 @@ from typing import Any
 from rest_framework import authentication, exceptions
 from rest_framework.request import Request
 
+from askapp import auth
+
 KEYWORDS = (b"token", b"bearer")
 
 
-class TokenAuthentication(authentication.TokenAuthentication):
-    """DRF's token authentication, reading the Bearer scheme as well as Token."""
+class TokenAuthentication(auth.TokenAuthentication):
+    """askapp's token authentication (the user read with their clearance, askapp/auth.py),
+    reading the Bearer scheme as well as Token."""
 
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         parts = authentication.get_authorization_header(request).split()

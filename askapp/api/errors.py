@@ -21,8 +21,8 @@ from rest_framework.response import Response
 
 from askapp.api.parsers import RequestTooLarge
 from askapp.errors import AskappError, AskFailed, NotFound
-from askapp.outages import RETRY_AFTER_SECONDS, outage
 from askapp.outages import error_body as outage_body
+from askapp.outages import outage
 from askapp.requestid import current_request_id
 
 logger = logging.getLogger(__name__)
@@ -52,8 +52,8 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
         return _api_exception(exc)
     found = outage(exc)
     if found is not None:
-        logger.warning("the database is out: %s", exc)
-        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        logger.warning("the database is out (%s): %s", found.code, exc)
+        headers = {"Retry-After": str(found.retry_after)}
         body = outage_body(found)
         return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=headers)
     logger.error("unexpected error in the API", exc_info=exc)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Collection, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import models
@@ -171,8 +171,24 @@ class Turn(models.Model):
         )
 
 
+class SessionTurn(Protocol):
+    """What a session is rebuilt from: a stored Turn, or the few columns of one that
+    askapp.selectors.conversations.conversation_with_recent_turns reads (a RecentTurn)."""
+
+    @property
+    def pk(self) -> Any: ...
+    @property
+    def role(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def intent(self) -> dict[str, Any]: ...
+
+
 def session_from_turns(
-    turns: Sequence[Turn],
+    turns: Sequence[SessionTurn],
     *,
     scope: str | None,
     withheld: Collection[Any] = (),
@@ -191,7 +207,7 @@ def session_from_turns(
     the window (the admin's history panel) passes `withheld_text` to show in their place.
     """
     remembered: list[Remembered] = []
-    question: Turn | None = None
+    question: SessionTurn | None = None
     answers: list[str] = []
 
     def flush() -> None:

@@ -592,8 +592,9 @@ def test_the_conversation_page_reads_in_a_fixed_number_of_queries(
     for _ in range(5):
         answer = answer_for(conversation, sources=[APPLE_2023])
     FeedbackFactory(turn=answer, user=user)
-    # session, user, clearance, conversation, turns, feedback, recent conversations
-    with django_assert_num_queries(7):
+    # session, user (with its clearance: askapp/auth.py), conversation, turns, feedback,
+    # recent conversations
+    with django_assert_num_queries(6):
         page(client.get(f"/c/{conversation.pk}/"))
 
 
