@@ -29,30 +29,9 @@ from django.conf import settings
 from django.db import OperationalError, connections
 
 from askapp.models import Chunk, Classification, Document, Entity
+from engine.chunks import split_into_chunks
 
 logger = logging.getLogger(__name__)
-
-_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-CHUNK_WORDS = 120
-
-
-def split_into_chunks(text: str, *, max_words: int = CHUNK_WORDS) -> list[str]:
-    """Paragraphs, packed together up to about `max_words` words each."""
-    chunks: list[str] = []
-    current: list[str] = []
-    size = 0
-    for paragraph in (p.strip() for p in _PARAGRAPH_BREAK.split(text)):
-        if not paragraph:
-            continue
-        words = len(paragraph.split())
-        if current and size + words > max_words:
-            chunks.append("\n\n".join(current))
-            current, size = [], 0
-        current.append(paragraph)
-        size += words
-    if current:
-        chunks.append("\n\n".join(current))
-    return chunks
 
 
 def document_chunks_rebuild(*, document: Document) -> list[Chunk]:
