@@ -20,6 +20,7 @@ from engine.errors import EngineError, ProviderError
 from engine.gate import SecurityGate
 from engine.grounding import Grounder, cites, sentences
 from engine.intent import Intent
+from engine.names import unknown_companies, unknown_company_text
 from engine.narrative import Pipeline, default_pipeline
 from engine.parser import IntentParser, parser_for
 from engine.plan import Plan, Reply, make_plan
@@ -154,6 +155,13 @@ class _Run:
     def _answer(self) -> Iterator[Event]:
         vocabulary = self.store.vocabulary()
         intent = (self.parser or parser_for(vocabulary)).parse(self.question)
+        unknown = unknown_companies(self.question, vocabulary, self.store, self.clearance)
+        if unknown:
+            # Before the session or a scope can fill in a company: the question names one.
+            self.intent = intent
+            yield self._meta()
+            yield from self._finish("not_found", unknown_company_text(unknown, vocabulary))
+            return
         if self.session is not None:
             intent, self.carried = self.session.resolve(intent)
         if not intent.entities and len(vocabulary.entities) == 1 and intent.kind != "unsupported":

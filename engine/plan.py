@@ -59,9 +59,6 @@ def _unclear(intent: Intent, vocabulary: Vocabulary) -> Reply | None:
     if intent.ambiguous:
         choices = intent.ambiguous[0].choices
         return Reply("clarify", f"Which figure do you mean: {_or(choices)}?", choices, "metric")
-    unknown = _unknown_name(intent)
-    if unknown and not intent.entities:
-        return Reply("not_found", f"The knowledge base holds no company called {unknown}.")
     if not intent.entities and len(vocabulary.entities) != 1:
         names = tuple(t.name for t in vocabulary.entities)
         choices = names if len(names) <= MAX_CHOICES else ()
@@ -80,14 +77,6 @@ def _unclear(intent: Intent, vocabulary: Vocabulary) -> Reply | None:
             (metric,),
             "metric",
         )
-    return None
-
-
-def _unknown_name(intent: Intent) -> str | None:
-    """A capitalised word beside the metric that links to nothing: an unknown company."""
-    for word in intent.qualifiers:
-        if word[:1].isupper() and word.isalpha() and not intent.question.startswith(word):
-            return word
     return None
 
 
