@@ -208,9 +208,10 @@ class _Run:
     # -- narrative channel ---------------------------------------------------------------
     def _narrative(self, intent: Intent) -> Iterator[Event]:
         pipeline = self.pipeline or default_pipeline(self.store)
-        passages = pipeline.passages(intent.question, intent=intent, clearance=self.clearance)
+        chosen = pipeline.select(intent.question, intent=intent, clearance=self.clearance)
+        passages = chosen.passages
         if not passages:
-            yield from self._finish("not_found", NO_PASSAGE_TEXT)
+            yield from self._finish("not_found", _no_passage(intent, chosen.periods_elsewhere))
             return
         grounder = Grounder(passages)
         messages = _narrative_messages(self.question, passages, self.history)
@@ -229,8 +230,7 @@ class _Run:
             yield from self._finish("not_found", NO_PASSAGE_TEXT)
             return
         yield from self._emit(waiting)
-        cited = grounder.cited_passages()
-        sources = tuple(Source.from_passage(p) for p in cited)
+        sources = grounder.cited_sources()
         yield from self._finish("answered", " ".join(self.emitted), sources=sources, sent=True)
 
     def _emit(self, kept: list[str]) -> Iterator[Event]:
@@ -342,6 +342,18 @@ _OPERATION_NAMES = {
     "lower": "the comparison",
     "trend": "the trend",
 }
+
+
+def _no_passage(intent: Intent, elsewhere: Sequence[str]) -> str:
+    """Not found, saying which period had nothing and which periods would answer."""
+    if not elsewhere:
+        return NO_PASSAGE_TEXT
+    about = f" about {' and '.join(intent.entities)}" if intent.entities else ""
+    periods = " or ".join(intent.periods)
+    return (
+        f"The knowledge base holds no {periods} passage{about} that answers this; "
+        f"it holds passages on it for {', '.join(elsewhere)}."
+    )
 
 
 def _carried_note(carried: tuple[Carried, ...]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Literal
@@ -86,6 +86,7 @@ class Source:
     period: str | None = None
     value: Decimal | None = None
     unit: str | None = None
+    spans: tuple[tuple[int, int], ...] = ()  # passages: the cited sentences' [start, end)
 
     @classmethod
     def from_fact(cls, fact: Fact) -> Source:
@@ -104,7 +105,8 @@ class Source:
         )
 
     @classmethod
-    def from_passage(cls, passage: Passage) -> Source:
+    def from_passage(cls, passage: Passage, *, spans: Sequence[tuple[int, int]] = ()) -> Source:
+        """`spans`: where the sentences the answer cites stand in the passage's text."""
         return cls(
             id=passage.id,
             kind="passage",
@@ -115,6 +117,7 @@ class Source:
             excerpt=passage.text,
             entity=passage.entity,
             period=passage.period,
+            spans=tuple(sorted(set(spans))),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -127,7 +130,12 @@ class Source:
             "classification": self.classification,
         }
         if self.kind == "passage":
-            data["excerpt"] = self.excerpt
+            data.update(
+                excerpt=self.excerpt,
+                entity=self.entity,
+                period=self.period,
+                cited_spans=[{"start": start, "end": end} for start, end in self.spans],
+            )
         else:
             data.update(
                 entity=self.entity,

@@ -37,7 +37,9 @@ from tests.fakes.openai_server import (
     stream,
 )
 
-QUESTION = "Why did Apple's revenue dip in fiscal 2023?"
+# No period named: both notes are about it (a question about fiscal 2023 would leave out the
+# recovery note, which is about fiscal 2025).
+QUESTION = "Why did Apple's revenue dip?"
 DIP = Passage(
     id="passage:dip",
     document_id="document:dip",
@@ -75,6 +77,17 @@ def _store() -> InMemoryStore:
     )
 
 
+def _spans_of(*cited: str) -> list[tuple[int, int]]:
+    """Where the dip note's sentences that these answer sentences quote stand in it."""
+    spans = []
+    for sentence in cited:
+        words = sentence.split(" [")[0].rstrip(".")
+        start = DIP.text.index(words)
+        end = start + len(words)
+        spans.append((start, end + 1 if DIP.text[end : end + 1] == "." else end))
+    return spans
+
+
 def _assert_numbered_as_scripted(server: FakeOpenAIServer) -> None:
     """The scripts cite the dip note as [1] and the recovery note as [2]: the engine's
     reranker chose that order. If it ever changes, renumber the scripts, not the checks."""
@@ -102,7 +115,7 @@ def test_a_streamed_narrative_arrives_sentence_by_sentence_after_the_grounding_c
     assert run.deltas == [GROUNDED, f" {GROUNDED_TOO}"]
     answer = run.answer
     assert (answer.status, answer.text) == ("answered", f"{GROUNDED} {GROUNDED_TOO}")
-    assert answer.sources == (Source.from_passage(DIP),)
+    assert answer.sources == (Source.from_passage(DIP, spans=_spans_of(GROUNDED, GROUNDED_TOO)),)
     assert answer.sources[0].excerpt == DIP.text  # exactly what the model was given
     assert "".join(run.deltas) == answer.text
     assert run.kinds == ["meta", "delta", "delta", "sources", "done"]
@@ -169,8 +182,11 @@ def test_a_sentence_with_a_figure_no_cited_passage_holds_is_dropped_from_the_str
     assert run.deltas == [GROUNDED, f" {GROUNDED_TOO}"]
     assert run.answer.text == f"{GROUNDED} {GROUNDED_TOO}"
     assert places_holding(marks, answer=run.answer, run=run) == []
-    # A dropped sentence's citation counts for nothing: only the dip note is a source.
-    assert run.answer.sources == (Source.from_passage(DIP),)
+    # A dropped sentence's citation counts for nothing: only the dip note is a source, and
+    # only the sentences kept are marked in it.
+    assert run.answer.sources == (
+        Source.from_passage(DIP, spans=_spans_of(GROUNDED, GROUNDED_TOO)),
+    )
 
 
 class TrustingGrounder(Grounder):
