@@ -248,6 +248,16 @@ ASKAPP_STREAM_THREADS = _int("ASKAPP_STREAM_THREADS", 256, minimum=1, maximum=40
 # database's FTS5 index answers when it is off. Its folder defaults to `<database>.search`.
 ASKAPP_SEARCH_ACCELERATOR = _bool("ASKAPP_SEARCH_ACCELERATOR", True)
 ASKAPP_SEARCH_INDEX_DIR = env.str("ASKAPP_SEARCH_INDEX_DIR", default="").strip()
+# `import_companyfacts --cik` fetches from SEC EDGAR, which requires a User-Agent naming the
+# requester and a contact e-mail; the command refuses to fetch without one.
+ASKAPP_SEC_USER_AGENT = " ".join(env.str("ASKAPP_SEC_USER_AGENT", default="").split())
+if ASKAPP_SEC_USER_AGENT and not re.search(r"\S@\S+\.\S", ASKAPP_SEC_USER_AGENT):
+    raise ImproperlyConfigured(
+        "ASKAPP_SEC_USER_AGENT must name you and a contact e-mail address, such as "
+        f"'Example Corp analyst@example.com', got {ASKAPP_SEC_USER_AGENT!r}"
+    )
+ASKAPP_SEC_BASE_URL = env.str("ASKAPP_SEC_BASE_URL", default="https://data.sec.gov").strip()
+_http_url("ASKAPP_SEC_BASE_URL", ASKAPP_SEC_BASE_URL)
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes a missing login a 401, not a 403.

@@ -87,12 +87,12 @@ def import_facts(
             records = csv_records(handle)
             line, header = next(records, (1, []))
             table = _table(header, options, report)
-            writer = _FactWriter(report)
+            writer = FactWriter(report)
             for count, (line, cells) in enumerate(records, start=1):
                 if len(cells) != len(header):
                     raise Invalid(f"has {len(cells)} cells but the header has {len(header)}")
                 for fact in table.facts(cells):
-                    writer.add(fact, line=line)
+                    writer.add(fact, where=f"line {line}")
                 progress.tick(count)
             writer.finish()
         except Invalid as exc:
@@ -199,19 +199,20 @@ def _scale(corner: str, chosen: str | None) -> str | None:
     return chosen or stated
 
 
-class _FactWriter:
+class FactWriter:
     """Resolves names, checks each fact against the model, refuses a repeated key, and writes
-    in batches (one statement per batch, not one per row)."""
+    in batches (one statement per batch, not one per row). Every fact importer writes
+    through it; `where` names a fact's place in its file (`line 12`, a JSON path)."""
 
     def __init__(self, report: ImportReport) -> None:
         self.report = report
         self.entities = entity_names()
         self.metrics = metric_names()
-        self.first_line: dict[tuple[int, int, str], int] = {}
+        self.first_seen: dict[tuple[int, int, str], str] = {}
         self.batch: list[Fact] = []
         self.count_before = Fact.objects.count()
 
-    def add(self, item: FactInput, *, line: int) -> None:
+    def add(self, item: FactInput, *, where: str) -> None:
         fact = Fact(
             entity=self.entities.resolve(item.entity),
             metric=self.metrics.resolve(item.metric),
@@ -223,12 +224,12 @@ class _FactWriter:
         )
         check_fields(fact, exclude=["entity", "metric", "source_document"])
         key = (fact.entity_id, fact.metric_id, fact.period)
-        if key in self.first_line:
+        if key in self.first_seen:
             raise Invalid(
                 f"duplicate fact {fact.entity} / {fact.metric} / {fact.period} "
-                f"(first on line {self.first_line[key]})"
+                f"(first on {self.first_seen[key]})"
             )
-        self.first_line[key] = line
+        self.first_seen[key] = where
         self.batch.append(fact)
         if len(self.batch) >= BATCH_SIZE:
             self._flush()
@@ -236,7 +237,7 @@ class _FactWriter:
     def finish(self) -> None:
         self._flush()
         created = Fact.objects.count() - self.count_before
-        self.report.created, self.report.updated = created, len(self.first_line) - created
+        self.report.created, self.report.updated = created, len(self.first_seen) - created
         for names in (self.entities, self.metrics):
             if names.created:
                 self.report.notes.append(f"new {names.noun_plural}: {', '.join(names.created)}")

@@ -32,8 +32,13 @@ class Names(Generic[Term]):
         name = " ".join(text.split())
         if not name:
             raise Invalid(f"{self.noun} is empty")
+        return self.find(name) or self._create(name)
+
+    def find(self, text: str) -> Term | None:
+        """The row `text` names (by name, then alias), or None; never creates one."""
+        name = " ".join(text.split())
         folded = name.casefold()
-        return self._names.get(folded) or self._by_alias(name, folded) or self._create(name)
+        return self._names.get(folded) or self._by_alias(name, folded)
 
     def _by_alias(self, name: str, folded: str) -> Term | None:
         matches = self._aliases.get(folded, set())

@@ -14,9 +14,10 @@ from askapp.importers import ImportFailure, ImportReport
 
 class ImportCommand(BaseCommand):
     file_help = "files to import; each is imported whole or not at all"
+    files_nargs = "+"  # "*" for a command that can import from elsewhere than files
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("paths", nargs="+", metavar="FILE", help=self.file_help)
+        parser.add_argument("paths", nargs=self.files_nargs, metavar="FILE", help=self.file_help)
         parser.add_argument(
             "--dry-run", action="store_true", help="check the files completely, change nothing"
         )

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 from textwrap import dedent
 
 import pytest
+
+from askapp.models import Fact
+from tests.factories import EntityFactory, FactFactory, MetricFactory
 
 
 @pytest.fixture
@@ -21,3 +25,14 @@ def write_file(tmp_path: Path) -> Callable[[str, str], str]:
 
     return write
 
+
+@pytest.fixture
+def stored_fact() -> Fact:
+    """A fact stored before the import under test: a failed import must leave it as it was."""
+    return FactFactory(
+        entity=EntityFactory(name="Apple"),
+        metric=MetricFactory(name="Revenue"),
+        period="FY2023",
+        value=Decimal("1"),
+        source="earlier import",
+    )

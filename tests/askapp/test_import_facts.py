@@ -10,7 +10,7 @@ import pytest
 
 from askapp.models import Entity, Fact, Metric
 from tests.askapp.commands import failure, run
-from tests.factories import EntityFactory, FactFactory, MetricFactory
+from tests.factories import EntityFactory, MetricFactory
 
 pytestmark = pytest.mark.django_db
 WriteFile = Callable[[str, str], str]
@@ -24,18 +24,6 @@ def _values() -> dict[tuple[str, str, str], tuple[Decimal, str]]:
         (f.entity.name, f.metric.name, f.period): (f.value, f.unit)
         for f in Fact.objects.select_related("entity", "metric")
     }
-
-
-@pytest.fixture
-def stored_fact() -> Fact:
-    """A fact stored before the import under test: a failed import must leave it as it was."""
-    return FactFactory(
-        entity=EntityFactory(name="Apple"),
-        metric=MetricFactory(name="Revenue"),
-        period="FY2023",
-        value=Decimal("1"),
-        source="earlier import",
-    )
 
 
 def _assert_only(fact: Fact) -> None:

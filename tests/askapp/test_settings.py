@@ -38,6 +38,11 @@ def _start(**env: str) -> subprocess.CompletedProcess[str]:
         ({"ASKAPP_ANONYMOUS_CHAT": "sometimes"}, "ASKAPP_ANONYMOUS_CHAT must be true or false"),
         ({"DEBUG": "false", "SECRET_KEY": ""}, "SECRET_KEY must be set when DEBUG is off"),
         (
+            {"ASKAPP_SEC_USER_AGENT": "askapp"},
+            "ASKAPP_SEC_USER_AGENT must name you and a contact e-mail address",
+        ),
+        ({"ASKAPP_SEC_BASE_URL": "data.sec.gov"}, "ASKAPP_SEC_BASE_URL must be an http://"),
+        (
             {"ASKAPP_PROVIDER": "openai", "ASKAPP_OPENAI_API_KEY": ""},
             "ASKAPP_OPENAI_API_KEY must be set when ASKAPP_PROVIDER is openai",
         ),
