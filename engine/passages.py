@@ -19,9 +19,12 @@ _BULLET = re.compile(r"^[•●▪◦·\-–*]\s*")
 _LONE_BULLET = re.compile(r"^[•●▪◦·]$")
 _NUMBER = re.compile(r"\(?\$?\d[\d,]*(?:\.\d+)?\)?\s?%?")
 _FOOTNOTE = re.compile(r"^\(\d{1,2}\)")
-# A sentence ends at . ! ? followed by a space and a capital, a digit or a quote, or at a line
-# break; "U.S." and "$1.5" do not end one.
-_SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\d\.\d)[.!?](?=\s+[A-Z0-9“\"(•])|\n+")
+# A sentence ends at . ! ? followed by a space and a capital, a digit or a quote, or glued to
+# the next sentence's first word ("in 2023.We continue"), or at a line break; "U.S." and
+# "$1.5" do not end one.
+_SENTENCE_END = re.compile(
+    r"(?<!\b[A-Z])(?<!\d\.\d)[.!?](?=\s+[A-Z0-9“\"(•])|(?<=[a-z0-9)])[.!?](?=[A-Z][a-z])|\n+"
+)
 _YEAR = re.compile(r"(?<![\d$])(?<!\d[,.])(?:FY\s?)?((?:19|20)\d{2})(?!\d|[,.]\d|%)|\bFY(\d{2})\b")
 _VERBS = frozenset(
     word
@@ -32,7 +35,8 @@ _VERBS = frozenset(
         "kept stood began became paid sold spent held took gave came went saw built won lost",
         "cut set met ran reached say says said expect expects plan plans generate generates",
         "offer offers provide provides add adds added apply applies affect affects require",
-        "requires result results",
+        "requires result results show shows set sets present presents summarize summarizes",
+        "summarise summarises compare compares list lists describe describes contain contains",
     )
     for word in line.split()
 )

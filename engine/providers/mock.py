@@ -168,8 +168,9 @@ def _answers(candidate: _Candidate, topic: Topic) -> bool:
 
 
 def _choose(candidates: list[_Candidate], topic: Topic) -> list[_Candidate]:
-    """Up to three sentences: the best cover first, then those adding words not yet covered,
-    then the fullest; sentences covering less than half of the best are left out."""
+    """Up to three sentences: the best cover first, then those adding topic words not yet
+    covered, then the fullest; a sentence adding nothing new must cover at least half of
+    what the best one covers."""
 
     def weight(terms: Sequence[str]) -> float:
         return sum(topic.weight(t) for t in terms)
@@ -177,7 +178,7 @@ def _choose(candidates: list[_Candidate], topic: Topic) -> list[_Candidate]:
     if not candidates:
         return []
     best = max(weight(c.covered) for c in candidates)
-    pool = [c for c in candidates if weight(c.covered) >= best / 2]
+    pool = list(candidates)
     chosen: list[_Candidate] = []
     covered: set[str] = set()
     while pool and len(chosen) < _MAX_SENTENCES:
@@ -186,6 +187,9 @@ def _choose(candidates: list[_Candidate], topic: Topic) -> list[_Candidate]:
             key=lambda c: (weight([t for t in c.covered if t not in covered]), c.cause,
                            weight(c.covered), c.shared, -c.number, -c.order),
         )  # fmt: skip
+        adds = not covered.issuperset(pick.covered)
+        if chosen and not adds and weight(pick.covered) < 0.5 * best:
+            break
         chosen.append(pick)
         covered.update(pick.covered)
         pool.remove(pick)

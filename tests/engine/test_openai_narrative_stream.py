@@ -15,6 +15,7 @@ import pytest
 
 import engine.answer
 from engine.grounding import Grounder
+from engine.narrative import OverlapReranker, Pipeline, StoreRetriever
 from engine.prompts import NARRATIVE_SYSTEM, QUESTION_MARKER
 from engine.providers.openai_compat import OpenAICompatibleProvider
 from engine.store import InMemoryStore
@@ -343,3 +344,46 @@ def test_history_none_streams_the_same_bytes_as_no_history(
     assert first == second
     assert without == explicit_none
     assert third != first, "reverse proof: history does change the bytes"
+
+
+# --- only passages above the relevance floor reach the model ---------------------------------
+
+ON_TOPIC = Passage(
+    "passage:margin", "document:margin", "Apple operating income",
+    "Apple's operating income grew in fiscal 2024 as services margins rose.", "PUBLIC",
+    entity="Apple", period="FY2024",
+)  # fmt: skip
+WEAK = Passage(
+    "passage:iphone", "document:iphone", "Apple iPhone sales",
+    "iPhone sales increased in fiscal 2024 with the new Pro models.", "PUBLIC",
+    entity="Apple", period="FY2024",
+)  # fmt: skip
+FLOOR_QUESTION = "Why did Apple's operating income grow in fiscal 2024?"
+
+
+def _floor_store() -> InMemoryStore:
+    return InMemoryStore(entities=[Term("Apple"), Term("Tesla")], passages=[ON_TOPIC, WEAK])
+
+
+def test_the_model_receives_only_passages_above_the_relevance_floor(
+    openai_server: FakeOpenAIServer, provider: OpenAICompatibleProvider
+) -> None:
+    openai_server.reply(stream("Operating income grew as services margins rose [1]."))
+
+    run = ask(FLOOR_QUESTION, _floor_store(), provider)
+
+    sent = openai_server.requests[0].messages[-1]["content"]
+    assert ON_TOPIC.text in sent
+    assert WEAK.text not in sent, "a passage sharing only 'increased' stays below the floor"
+    assert [s.id for s in run.answer.sources] == [ON_TOPIC.id]
+
+
+def test_reverse_proof_without_the_floor_the_weak_passage_reaches_the_model(
+    openai_server: FakeOpenAIServer, provider: OpenAICompatibleProvider
+) -> None:
+    openai_server.reply(stream("Operating income grew as services margins rose [1]."))
+    no_floor = Pipeline(StoreRetriever(_floor_store()), reranker=OverlapReranker(floor=0.0))
+
+    ask(FLOOR_QUESTION, _floor_store(), provider, pipeline=no_floor)
+
+    assert WEAK.text in openai_server.requests[0].messages[-1]["content"]
