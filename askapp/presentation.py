@@ -166,6 +166,12 @@ def reason_label(reason: str) -> str:
 
 
 @dataclass(frozen=True)
+class ExcerptPart:
+    text: str
+    cited: bool  # a sentence the answer cites: marked on the page
+
+
+@dataclass(frozen=True)
 class SourceView:
     number: int
     anchor: str
@@ -176,6 +182,37 @@ class SourceView:
     @property
     def is_fact(self) -> bool:
         return self.data.get("kind") == "fact"
+
+    @property
+    def excerpt(self) -> list[ExcerptPart]:
+        """A passage's excerpt cut where the sentences the answer cites begin and end."""
+        return excerpt_parts(str(self.data.get("excerpt") or ""), self.data.get("cited_spans"))
+
+
+def excerpt_parts(excerpt: str, spans: object) -> list[ExcerptPart]:
+    """The excerpt as plain and cited parts, in order; spans that do not fit the excerpt
+    (a damaged record) are ignored rather than trusted."""
+    marks: list[tuple[int, int]] = []
+    for span in spans if isinstance(spans, list) else ():
+        try:
+            start, end = int(span["start"]), int(span["end"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if 0 <= start < end <= len(excerpt):
+            marks.append((start, end))
+    parts: list[ExcerptPart] = []
+    position = 0
+    for start, end in sorted(marks):
+        start = max(start, position)
+        if start >= end:
+            continue
+        if start > position:
+            parts.append(ExcerptPart(excerpt[position:start], cited=False))
+        parts.append(ExcerptPart(excerpt[start:end], cited=True))
+        position = end
+    if position < len(excerpt) or not parts:
+        parts.append(ExcerptPart(excerpt[position:], cited=False))
+    return parts
 
 
 def sources(turn: Turn) -> list[SourceView]:

@@ -118,7 +118,7 @@ def unknown_company_text(names: Sequence[str], vocabulary: Vocabulary) -> str:
     text = f"The knowledge base holds nothing about {said}."
     held = [t.name for t in vocabulary.entities]
     if 1 < len(held) <= 24:
-        text += f" It holds figures and documents about {', '.join(held)}."
+        text += f" It covers {', '.join(held)}."
     return text
 
 

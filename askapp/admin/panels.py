@@ -2,8 +2,8 @@
 understood, the history window, the figures and readers' feedback.
 
 Everything here is plain data for the templates, which escape it. The one piece of markup
-built in Python is a passage excerpt with the cited figures wrapped in <mark>, made with
-format_html so every bit of the excerpt is escaped.
+built in Python is a passage excerpt with the cited figures wrapped in <mark> and the cited
+sentences in a span, made with format_html so every bit of the excerpt is escaped.
 
 RESTRICTED (ADR 0004): an excerpt is shown only when both the classification frozen with the
 source and the document's classification today are on the allow-list (PUBLIC, INTERNAL), or
@@ -124,7 +124,7 @@ def _passage_row(
             reverse("admin:askapp_document_change", args=[document.pk]) if document else ""
         ),
         classification_now=now if now != frozen else "",
-        excerpt=None if hidden else highlight(excerpt, cited),
+        excerpt=None if hidden else highlight(excerpt, cited, cited_sentences(source)),
         hidden_because=hidden,
     )
 
@@ -135,16 +135,58 @@ def cited_figures(turn: Turn) -> set[Figure]:
     return {figure for text in texts for figure in figures_in(text)}
 
 
-def highlight(text: str, cited: set[Figure]) -> SafeString:
-    """`text`, escaped, with each figure the answer cites wrapped in <mark>."""
+def highlight(
+    text: str, cited: set[Figure], sentences: Sequence[tuple[int, int]] = ()
+) -> SafeString:
+    """`text`, escaped, with each figure the answer cites wrapped in <mark> and each sentence
+    it cites (`sentences`: offsets into `text`) in <span class="cited-sentence">."""
+    segments = []
+    for start, end, sentence in excerpt_segments(text, sentences):
+        marked = _marked_figures(text, start, end, cited)
+        segments.append(
+            (format_html('<span class="cited-sentence">{}</span>', marked) if sentence else marked,)
+        )
+    return format_html_join("", "{}", segments)
+
+
+def excerpt_segments(
+    text: str, sentences: Sequence[tuple[int, int]]
+) -> list[tuple[int, int, bool]]:
+    """(start, end, cited) pieces covering `text`; spans outside it are ignored."""
+    pieces: list[tuple[int, int, bool]] = []
+    position = 0
+    for start, end in sorted(s for s in sentences if 0 <= s[0] < s[1] <= len(text)):
+        start = max(start, position)
+        if start >= end:
+            continue
+        if start > position:
+            pieces.append((position, start, False))
+        pieces.append((start, end, True))
+        position = end
+    pieces.append((position, len(text), False))
+    return pieces
+
+
+def _marked_figures(text: str, start: int, end: int, cited: set[Figure]) -> SafeString:
     pieces: list[tuple[str, str]] = []
-    start = 0
-    for begin, end, figure in figure_spans(text):
+    position = start
+    for begin, stop, figure in figure_spans(text[start:end]):
         if _is_cited(figure, cited):
-            pieces.append((text[start:begin], text[begin:end]))
-            start = end
+            pieces.append((text[position : start + begin], text[start + begin : start + stop]))
+            position = start + stop
     marked = format_html_join("", "{}<mark>{}</mark>", pieces)
-    return format_html("{}{}", marked, text[start:])
+    return format_html("{}{}", marked, text[position:end])
+
+
+def cited_sentences(source: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """The frozen source's cited_spans as (start, end) pairs; anything malformed is dropped."""
+    spans = []
+    for span in source.get("cited_spans") or ():
+        try:
+            spans.append((int(span["start"]), int(span["end"])))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return spans
 
 
 def _is_cited(figure: Figure, cited: set[Figure]) -> bool:
