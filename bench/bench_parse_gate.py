@@ -2,7 +2,8 @@
 
     python bench/bench_parse_gate.py [--seconds 3]
 
-Uses the demo vocabulary (data/demo) and two workloads: a mix of demo questions (lookups,
+Also times the unknown-company reader (engine/names.py) on its own, without the search it runs
+for a name it finds. Uses the demo vocabulary (data/demo) and two workloads: a mix of demo questions (lookups,
 follow-ups, comparisons, narrative questions and a few attacks), and the 3,650 real analysts'
 questions of TAT-QA dev and PACIFIC validation (data/eval), each asked once per round, so no
 string repeats inside a round. Target: at least 20,000 questions per second for parse plus gate
@@ -21,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.gate import SecurityGate
+from engine.names import company_mentions
 from engine.parser import parser_for
 from tests.demo_store import demo_store
 
@@ -78,7 +80,11 @@ def main() -> None:
     args = options.parse_args()
 
     gate = SecurityGate()
-    parser = parser_for(demo_store().vocabulary())
+    vocabulary = demo_store().vocabulary()
+    parser = parser_for(vocabulary)
+
+    def names(question: str) -> None:
+        company_mentions(question, vocabulary)
 
     def both(question: str) -> None:
         if gate.screen(question).allowed:
@@ -94,6 +100,7 @@ def main() -> None:
             ("gate", gate.screen),
             ("parse", parser.parse),
             ("gate+parse", both),
+            ("names", names),  # the unknown-company reader, before its knowledge-base check
         ):
             rates = [_rate(function, questions, args.seconds) for _ in range(args.rounds)]
             median = statistics.median(rates)
