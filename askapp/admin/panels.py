@@ -28,6 +28,7 @@ from askapp.selectors.reviews import Window
 from askapp.services.citations import source_pointer
 from engine.grounding import Figure, figure_spans, figures_in
 from engine.numbers import format_value
+from engine.topic import intent_topic
 from engine.types import SHOWABLE
 
 # --- provenance ---------------------------------------------------------------------------
@@ -221,6 +222,7 @@ class Interpretation:
     ambiguous: Sequence[Mapping[str, Any]] = ()
     qualifiers: Sequence[str] = ()
     loose: Sequence[str] = ()
+    topic: Sequence[str] = ()  # the words passages were measured against (narrative answers)
     carried: Sequence[CarriedRow] = field(default_factory=list)
 
 
@@ -242,6 +244,9 @@ def interpretation(turn: Turn, window: Window) -> Interpretation:
         ambiguous=list(intent.get("ambiguous") or ()),
         qualifiers=list(intent.get("qualifiers") or ()),
         loose=list(intent.get("loose") or ()),
+        topic=intent_topic(intent.get("topic") or ()).written
+        if intent.get("kind") == "narrative"
+        else (),
         carried=_carried_rows(turn.carried or [], window),
     )
 

@@ -155,6 +155,16 @@ def test_the_history_window_is_the_settings_window(settings) -> None:  # type: i
     assert 'class="history-message"' not in history
 
 
+def test_a_narrative_answer_shows_the_topic_its_passages_were_measured_against() -> None:
+    knowledge_base()
+    answer = ask("Why did Apple's revenue dip in fiscal 2023?")
+    client, _ = reviewer_client()
+
+    interpreted = _panel(_page(client, answer), "interpreted-as")
+
+    assert "<dt>Topic</dt><dd>revenue, dip " in interpreted
+
+
 def test_a_narrative_answer_marks_the_figures_it_cites_in_the_exact_excerpt() -> None:
     knowledge_base()
     answer = ask("Why did Apple's revenue dip in fiscal 2023?")
