@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,23 +55,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "offtarget" in chosen:
         results = offtarget.run_offtarget(offtarget.load_offtarget(), demo_store(),
                                           limit=args.limit)  # fmt: skip
-        _report("Off-target (demo knowledge base)", results, OUTCOMES, args.show)
+        _report("Off-target (demo knowledge base)", results, OUTCOMES, args.show,
+                parts=_part_and_kind_rows)  # fmt: skip
         text = [r for r in run_tatqa(load_tatqa(args.data)) if r.kind.endswith("/text")]
         _report("TAT-QA dev, questions answered from text", text, OUTCOMES, None)
     return 0
 
 
 def _report(
-    title: str, results: Sequence[Scored], outcomes: Sequence[str], show: str | None
+    title: str,
+    results: Sequence[Scored],
+    outcomes: Sequence[str],
+    show: str | None,
+    *,
+    parts: Callable[[Scored], tuple[str, ...]] | None = None,
 ) -> None:
     print(f"\n{title}: {len(results)} questions\n")
     print(table(results, outcomes=outcomes, rows=lambda r: (r.kind, *r.tags)))
     print()
-    print(table(results, outcomes=outcomes, rows=_part_rows, title="part"))
+    print(table(results, outcomes=outcomes, rows=parts or _part_rows, title="part"))
     if show:
         print()
         for line in _show(results, show):
             print(line)
+
+
+def _part_and_kind_rows(result: Scored) -> tuple[str, ...]:
+    return (*_part_rows(result), f"{result.part}: {result.kind}")
 
 
 def _part_rows(result: Scored) -> tuple[str, ...]:
