@@ -171,6 +171,12 @@ def is_prose(sentence: str) -> bool:
     return True
 
 
+def is_item(sentence: str) -> bool:
+    """A bullet of a list, verb or not: "•Third generation of AirPods."."""
+    body = _BULLET.sub("", sentence).strip()
+    return body != sentence.strip() and len(body.split()) >= 2 and any(c.isalpha() for c in body)
+
+
 def quotable(sentence: str) -> str:
     """The sentence as an answer quotes it: without a bullet or a footnote mark in front."""
     return _FOOTNOTE.sub("", _BULLET.sub("", sentence.strip())).strip()

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from engine.gate import SecurityGate
 from engine.parser import STOP, parser_for
-from engine.passages import is_prose, quotable, sentences, years
+from engine.passages import is_item, is_prose, quotable, sentences, years
 from engine.prompts import QuotedPassage, carried_slots, quoted_passages, split_narrative_message
 from engine.providers.base import Completion, Message, ToolCall, ToolSchema
 from engine.topic import Topic, is_change, question_topic, root, text_words
@@ -29,6 +29,7 @@ _MAX_SENTENCES = 3
 _NO_ANSWER = "The passages given do not answer this question."
 _TICKER = re.compile(r"\b[A-Z]{2,5}\b")
 _FILLER = frozenset(root(w) for w in STOP)
+_CLOSING = re.compile(r"(?:[;,]\s*(?:and|or))?[\s.:;]*$")
 _WHY = frozenset(
     text_words("why reason reasons rationale drove drive driven driver drivers cause explain due")
 )
@@ -97,15 +98,38 @@ class MockProvider:
         question, _ = split_narrative_message(content)
         quoted = quoted_passages(content)
         topic = _topic(question, quoted)
+        prose, items = self._candidates(question, quoted, topic)
+        chosen = _choose([c for c in prose if _answers(c, topic)], topic)
+        if not chosen:
+            # Only a list answers ("Third generation of AirPods."): its items, when they name
+            # the whole topic.
+            chosen = [c for c in items if not topic.missing(text_words(c.text))][:_MAX_SENTENCES]
+        if not chosen:
+            return _NO_ANSWER
+        text = " ".join(f"{_end(c.text)} [{c.number}]." for c in sorted(chosen))
+        missing = set(topic.terms).difference(*(c.covered for c in chosen))
+        if missing:
+            text += f" The passages quoted do not mention {_phrases(topic, missing)}."
+        return text
+
+    def _candidates(
+        self, question: str, quoted: Sequence[QuotedPassage], topic: Topic
+    ) -> tuple[list[_Candidate], list[_Candidate]]:
+        """The prose sentences that may answer, and the list items without a verb."""
         asked = years(question)
         why = not text_words(question).isdisjoint(_WHY)
-        candidates = []
+        prose, items = [], []
         for p in quoted:
             before: _Candidate | None = None
             for order, s in enumerate(sentences(p.text)):
-                if not (is_prose(s.text) and self._gate.screen(s.text).allowed):
+                if not self._gate.screen(s.text).allowed or not _on_period(s.text, asked):
+                    before = None
                     continue
                 candidate = _candidate(p.number, order, s.text, topic, question)
+                if not is_prose(s.text):
+                    if is_item(s.text):
+                        items.append(candidate)
+                    continue
                 if why and _CAUSE.search(s.text):
                     candidate = candidate._replace(cause=True)
                     if before is not None:
@@ -114,16 +138,8 @@ class MockProvider:
                         covered = tuple(dict.fromkeys(before.covered + candidate.covered))
                         candidate = candidate._replace(covered=covered)
                 before = candidate if candidate.covered else None
-                if _on_period(s.text, asked):
-                    candidates.append(candidate)
-        chosen = _choose([c for c in candidates if _answers(c, topic)], topic)
-        if not chosen:
-            return _NO_ANSWER
-        text = " ".join(f"{_end(c.text)} [{c.number}]." for c in sorted(chosen))
-        missing = set(topic.terms).difference(*(c.covered for c in chosen))
-        if missing:
-            text += f" The passages quoted do not mention {_phrases(topic, missing)}."
-        return text
+                prose.append(candidate)
+        return prose, items
 
 
 class _Candidate(NamedTuple):
@@ -213,7 +229,9 @@ def _phrases(topic: Topic, missing: set[str]) -> str:
 
 
 def _end(sentence: str) -> str:
-    return sentence.rstrip().rstrip(".:")  # the citation goes before the full stop
+    """The sentence without its closing punctuation (the citation goes before the full stop),
+    nor the "; and" that joins one list item to the next."""
+    return _CLOSING.sub("", sentence.rstrip())
 
 
 def _last_user(messages: Sequence[Message]) -> str:

@@ -155,6 +155,13 @@ def test_headings_footers_tables_and_verbless_bullets_are_never_quoted() -> None
         assert debris not in answer.text
 
 
+def test_list_items_are_quoted_only_when_no_sentence_answers_and_they_name_the_topic() -> None:
+    listed = answer_question("What did Apple say about AirPods in fiscal 2022?", demo_store(),
+                             MockProvider())  # fmt: skip
+
+    assert listed.text == "Third generation of AirPods [1]. Second generation of AirPods Pro [2]."
+
+
 def test_an_answer_that_covers_part_of_the_question_says_what_it_leaves_out() -> None:
     answer = answer_question(
         "What did Netflix say about paid sharing and advertising in FY2023?",
