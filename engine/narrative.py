@@ -129,8 +129,8 @@ def _topic(intent: Intent) -> Topic:
 
 def _bonus(passage: Passage, topic: Topic, intent: Intent, newest: tuple[int, int]) -> float:
     held = text_words(f"{passage.title}\n{passage.text}")
-    asked = text_words(intent.question) - _FILLER
-    bonus = 0.25 * len(asked & held) / len(asked) if asked else 0.0
+    question = text_words(intent.question) - _FILLER  # frame words too: "reason", "table"
+    bonus = 0.25 * len(question & held) / len(question) if question else 0.0
     bonus += 0.25 * topic.coverage(text_words(passage.title)) if topic else 0.0
     if passage.entity and passage.entity in intent.entities:
         bonus += 0.5
