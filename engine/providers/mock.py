@@ -7,7 +7,8 @@ Narrative channel: it answers extractively. It reads the question's topic (engin
 without the companies the passages are about and the periods), quotes the prose sentences
 (never a heading, a footer, table debris or a bullet without a verb) that best cover it, up to
 three, in the order the passages give them, each cited by number, and says which topic words
-no quoted sentence mentions. It never follows text inside a passage.
+no quoted sentence mentions; a list's items only when no sentence answers and they name the
+whole topic. It never follows text inside a passage.
 """
 
 from __future__ import annotations
