@@ -2,7 +2,7 @@
 
 Pure functions over stored turns (no queries, no writes), so the conversation page and the
 single-answer fragment the script fetches after a stream render an answer from one source of
-truth: the turn as stored.
+truth: the turn as stored, read back as the engine's values (`Turn.to_engine()`).
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from askapp.models import Turn
-from engine.numbers import format_value
+from engine import Answer, Carried, Figure, Source, format_value
 
 SLOT_WORDS = {
     "entity": "company",
@@ -116,19 +116,21 @@ def understood(intent: Mapping[str, Any] | None) -> str:
     return " · ".join(part for part in parts if part)
 
 
-def carried_notes(turn: Turn, earlier_questions: Sequence[Turn]) -> list[CarriedNote]:
-    """What the session filled in for this answer, grouped by the question it came from.
+def carried_notes(
+    carried: Sequence[Carried], earlier_questions: Sequence[Turn]
+) -> list[CarriedNote]:
+    """What the session filled in for an answer, grouped by the question it came from.
 
     `earlier_questions` are the conversation's question turns before this one, oldest first:
     the stored question text names which of them a slot came from (the session's own
     `from_turn` counts only the questions inside its window).
     """
     groups: dict[tuple[int, str], list[str]] = {}
-    for item in turn.carried or ():
-        key = (int(item.get("from_turn") or 0), str(item.get("question") or ""))
-        word = SLOT_WORDS.get(str(item.get("slot")), str(item.get("slot")))
-        value = str(item.get("value") or "")
-        groups.setdefault(key, []).append(f"{word} {value}".strip())
+    for item in carried:
+        word = SLOT_WORDS.get(item.slot, item.slot)
+        groups.setdefault((item.from_turn, item.question), []).append(
+            f"{word} {item.value}".strip()
+        )
     notes = []
     for (from_turn, question), slots in groups.items():
         if from_turn == 0:
@@ -175,34 +177,26 @@ class ExcerptPart:
 class SourceView:
     number: int
     anchor: str
-    data: Mapping[str, Any]
+    data: Source
     value: str = ""  # a fact's exact value with its unit: "USD 383,285,000,000"
     shown_as: str = ""  # how the answer states it: "USD 383.3 billion"
 
     @property
     def is_fact(self) -> bool:
-        return self.data.get("kind") == "fact"
+        return self.data.kind == "fact"
 
     @property
     def excerpt(self) -> list[ExcerptPart]:
         """A passage's excerpt cut where the sentences the answer cites begin and end."""
-        return excerpt_parts(str(self.data.get("excerpt") or ""), self.data.get("cited_spans"))
+        return excerpt_parts(self.data.excerpt, self.data.spans)
 
 
-def excerpt_parts(excerpt: str, spans: object) -> list[ExcerptPart]:
+def excerpt_parts(excerpt: str, spans: Sequence[tuple[int, int]]) -> list[ExcerptPart]:
     """The excerpt as plain and cited parts, in order; spans that do not fit the excerpt
     (a damaged record) are ignored rather than trusted."""
-    marks: list[tuple[int, int]] = []
-    for span in spans if isinstance(spans, list) else ():
-        try:
-            start, end = int(span["start"]), int(span["end"])
-        except (KeyError, TypeError, ValueError):
-            continue
-        if 0 <= start < end <= len(excerpt):
-            marks.append((start, end))
     parts: list[ExcerptPart] = []
     position = 0
-    for start, end in sorted(marks):
+    for start, end in sorted(s for s in spans if 0 <= s[0] < s[1] <= len(excerpt)):
         start = max(start, position)
         if start >= end:
             continue
@@ -215,33 +209,32 @@ def excerpt_parts(excerpt: str, spans: object) -> list[ExcerptPart]:
     return parts
 
 
-def sources(turn: Turn) -> list[SourceView]:
+def sources(turn: Turn, answer: Answer) -> list[SourceView]:
     """The answer's sources, numbered as its citations number them."""
     displays: dict[str, str] = {}
-    for figure in turn.figures or ():
-        if figure.get("kind") == "fact":
-            for source_id in figure.get("sources") or ():
-                displays.setdefault(str(source_id), str(figure.get("display") or ""))
+    for figure in answer.figures:
+        if figure.kind == "fact":
+            for source_id in figure.sources:
+                displays.setdefault(source_id, figure.display)
     views = []
-    for number, data in enumerate(turn.sources or (), start=1):
+    for number, source in enumerate(answer.sources, start=1):
         value = ""
-        if data.get("kind") == "fact":
-            value = exact_value(data.get("value"), str(data.get("unit") or ""))
+        if source.kind == "fact":
+            value = exact_value(source.value, source.unit or "")
         views.append(
             SourceView(
                 number=number,
                 anchor=f"answer-{turn.pk}-source-{number}",
-                data=data,
+                data=source,
                 value=value,
-                shown_as=displays.get(str(data.get("id")), ""),
+                shown_as=displays.get(source.id, ""),
             )
         )
     return views
 
 
-def exact_value(raw: object, unit: str) -> str:
-    """A stored decimal string grouped in thousands, never rounded: 'USD 383,285,000,000'."""
-    number = _decimal(raw)
+def exact_value(number: Decimal | None, unit: str) -> str:
+    """A fact's value grouped in thousands, never rounded: 'USD 383,285,000,000'."""
     if number is None:
         return ""
     grouped = f"{number:,f}"
@@ -307,45 +300,41 @@ class Chart:
         return self.width - CHART_PAD
 
 
-def chart(turn: Turn) -> Chart | None:
+def chart(turn: Turn, answer: Answer) -> Chart | None:
     """A bar chart when the answer states two or more figures of one metric and unit (across
     periods or companies); None otherwise. Computed figures (a change, a ratio) are left out:
     they are in the text, and a change drawn beside the values it came from would mislead."""
-    if turn.status != Turn.Status.FOUND:
+    if answer.status != Turn.Status.FOUND:
         return None
-    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
-    for figure in turn.figures or ():
-        if figure.get("kind") != "fact" or _decimal(figure.get("value")) is None:
-            continue
-        key = (str(figure.get("metric") or ""), str(figure.get("unit") or ""))
-        groups.setdefault(key, []).append(figure)
+    groups: dict[tuple[str, str], list[Figure]] = {}
+    for figure in answer.figures:
+        if figure.kind == "fact":
+            groups.setdefault((figure.metric or "", figure.unit), []).append(figure)
     if not groups:
         return None
     (metric, unit), figures = max(groups.items(), key=lambda item: len(item[1]))
     if len(figures) < 2:
         return None
-    entities = {str(f.get("entity") or "") for f in figures}
-    periods = {str(f.get("period") or "") for f in figures}
+    entities = {f.entity or "" for f in figures}
+    periods = {f.period or "" for f in figures}
     if len(entities) == 1:
-        labels = [str(f.get("period") or f.get("label")) for f in figures]
+        labels = [f.period or f.label for f in figures]
         (entity,) = entities
         title = f"{entity} · {metric} by period".strip(" ·")
     elif len(periods) == 1:
-        labels = [str(f.get("entity") or f.get("label")) for f in figures]
+        labels = [f.entity or f.label for f in figures]
         (period,) = periods
         title = f"{metric} in {period} by company".strip()
     else:
-        labels = [f"{f.get('entity')} {f.get('period')}" for f in figures]
+        labels = [f"{f.entity} {f.period}" for f in figures]
         title = f"{metric} by company and period"
     if len(set(labels)) != len(labels):
         return None
     return _layout(turn, title, unit, labels, figures)
 
 
-def _layout(
-    turn: Turn, title: str, unit: str, labels: list[str], figures: list[Mapping[str, Any]]
-) -> Chart:
-    values = [_decimal(f.get("value")) or Decimal(0) for f in figures]
+def _layout(turn: Turn, title: str, unit: str, labels: list[str], figures: list[Figure]) -> Chart:
+    values = [f.value for f in figures]
     low, high = min(Decimal(0), *values), max(Decimal(0), *values)
     span = (high - low) or Decimal(1)
     inner = CHART_WIDTH - 2 * CHART_PAD
@@ -361,7 +350,7 @@ def _layout(
         bars.append(
             Bar(
                 label=label,
-                display=str(figure.get("display") or format_value(value, unit)),
+                display=figure.display or format_value(value, unit),
                 value=value,
                 x=round(min(zero_x, end), 1),
                 width=round(max(abs(end - zero_x), 1.0), 1),
@@ -384,16 +373,6 @@ def _layout(
         has_negative=has_negative,
         anchor=f"chart-{turn.pk}",
     )
-
-
-def _decimal(raw: object) -> Decimal | None:
-    if raw is None or raw == "":
-        return None
-    try:
-        value = Decimal(str(raw))
-    except InvalidOperation:
-        return None
-    return value if value.is_finite() else None
 
 
 # --- one answer, ready for its template -----------------------------------------------------
@@ -428,8 +407,9 @@ def answer_view(
     """Everything the answer template shows. A not-found or blocked answer never shows a
     figure, a source or a chart, whatever the stored turn holds."""
     status = turn.status
+    answer = turn.to_engine()
     plain = status in (Turn.Status.NOT_FOUND, Turn.Status.BLOCKED, Turn.Status.ERROR)
-    numbered = [] if plain else sources(turn)
+    numbered = [] if plain else sources(turn, answer)
     by_number = {view.number: view for view in numbered}
     text = [
         Citation(part, by_number.get(number))
@@ -439,10 +419,10 @@ def answer_view(
         turn=turn,
         label=STATUS_LABELS.get(status, status),
         understood="" if status == Turn.Status.BLOCKED else understood(turn.intent),
-        carried=carried_notes(turn, earlier_questions),
+        carried=carried_notes(answer.carried, earlier_questions),
         text=text,
         sources=numbered,
-        chart=None if plain else chart(turn),
+        chart=None if plain else chart(turn, answer),
         reason=reason_label(turn.reason),
         verdict=verdict,
     )

@@ -8,9 +8,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
+import engine
 from askapp import search
 from askapp.models import Chunk, Classification, Document, Entity, Fact, Metric
-from engine import types as et
 
 _KNOWN = frozenset(Classification.values)
 SERIES_CACHED = 4096
@@ -38,17 +38,17 @@ class DatabaseStore:
         self.refresh_after = refresh_after
         self.clock = clock
         self._lock = threading.Lock()
-        self._vocabulary: et.Vocabulary | None = None
+        self._vocabulary: engine.Vocabulary | None = None
         self._probe: tuple[object, ...] | None = None
         self._loaded_at = 0.0
         # Each (entity, metric) series read since the last probe change. The probe (counts
         # and latest `updated` of entities, metrics and facts) runs at the start of every
         # question, so a fact edited anywhere is read afresh by the next question.
-        self._series: OrderedDict[tuple[str, str], list[et.Fact]] = OrderedDict()
+        self._series: OrderedDict[tuple[str, str], list[engine.Fact]] = OrderedDict()
 
     # vocabulary
 
-    def vocabulary(self) -> et.Vocabulary:
+    def vocabulary(self) -> engine.Vocabulary:
         probe = self._read_probe()
         with self._lock:
             fresh = self.clock() - self._loaded_at < self.refresh_after
@@ -71,7 +71,7 @@ class DatabaseStore:
             cursor.execute(f"SELECT {parts}")
             return tuple(cursor.fetchone())
 
-    def _read_vocabulary(self) -> et.Vocabulary:
+    def _read_vocabulary(self) -> engine.Vocabulary:
         entities = tuple(e.to_engine() for e in Entity.objects.using(self.using).order_by("name"))
         metrics = tuple(m.to_engine() for m in Metric.objects.using(self.using).order_by("name"))
         periods = tuple(
@@ -81,7 +81,7 @@ class DatabaseStore:
             .distinct()
         )
         digest = hashlib.sha1(repr((entities, metrics, periods)).encode(), usedforsecurity=False)
-        return et.Vocabulary(
+        return engine.Vocabulary(
             entities=entities, metrics=metrics, periods=periods, version=digest.hexdigest()
         )
 
@@ -89,14 +89,14 @@ class DatabaseStore:
 
     def find_facts(
         self, *, entity: str, metric: str, periods: Sequence[str] | None = None
-    ) -> list[et.Fact]:
+    ) -> list[engine.Fact]:
         series = self._read_series(entity, metric)
         if periods is None:
             return list(series)
         by_period = {fact.period: fact for fact in series}
         return [by_period[p] for p in dict.fromkeys(periods) if p in by_period]
 
-    def _read_series(self, entity: str, metric: str) -> list[et.Fact]:
+    def _read_series(self, entity: str, metric: str) -> list[engine.Fact]:
         key = (entity, metric)
         with self._lock:
             if key in self._series:
@@ -124,7 +124,7 @@ class DatabaseStore:
         limit: int,
         classifications: frozenset[str],
         entities: Sequence[str] = (),
-    ) -> list[et.Passage]:
+    ) -> list[engine.Passage]:
         hits = search.chunk_search(
             query=query,
             limit=limit,
@@ -133,7 +133,7 @@ class DatabaseStore:
             using=self.using,
         )
         return [
-            et.Passage(
+            engine.Passage(
                 id=f"chunk:{hit.chunk_id}",
                 document_id=str(hit.document_id),
                 title=hit.title,
@@ -149,7 +149,7 @@ class DatabaseStore:
 
     def document_passages(
         self, document_id: str, *, classifications: frozenset[str]
-    ) -> list[et.Passage]:
+    ) -> list[engine.Passage]:
         """Every passage of one document, in order, if its classification is allowed."""
         try:
             pk = int(document_id)
@@ -169,10 +169,10 @@ def _known(classification: str) -> str | None:
     return classification if classification in _KNOWN else None
 
 
-def passage(chunk: Chunk, *, score: float = 0.0) -> et.Passage:
+def passage(chunk: Chunk, *, score: float = 0.0) -> engine.Passage:
     """A chunk as the engine sees it; an unknown classification becomes None (never shown)."""
     document: Document = chunk.document
-    return et.Passage(
+    return engine.Passage(
         id=f"chunk:{chunk.pk}",
         document_id=str(document.pk),
         title=document.title,

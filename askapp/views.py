@@ -25,17 +25,19 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from askapp.api.throttles import AnonThrottle, UserThrottle
-from askapp.engine_setup import clearance_for
 from askapp.errors import AskFailed, NotFound
 from askapp.forms import AskForm, FeedbackForm, RenameForm, SearchForm
-from askapp.models import Conversation, Feedback, Turn
+from askapp.models import Conversation, Turn
+from askapp.owners import Owner, existing_owner, request_owner
+from askapp.permissions import clearance_for
 from askapp.presentation import exchange_views
 from askapp.selectors.conversations import (
-    Owner,
     conversation_get,
     conversation_list,
     conversation_turns,
-    request_owner,
+    owner_verdicts,
+    question_answers,
+    questions_before,
     turn_get,
 )
 from askapp.selectors.knowledge import knowledge_base_counts
@@ -88,7 +90,7 @@ def chat_page(view: View) -> View:
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not (request.user.is_authenticated or settings.ASKAPP_ANONYMOUS_CHAT):
             return redirect_to_login(request.get_full_path())
-        owner = request_owner(request, create=request.method == "POST")
+        owner = request_owner(request) if request.method == "POST" else existing_owner(request)
         if owner is not None and owner.user_id is None:
             # Saving an empty session does not send its cookie; marking it modified does, so
             # the visitor keeps the conversations this session now owns.
@@ -141,7 +143,7 @@ def conversations(request: HttpRequest, owner: Owner | None) -> HttpResponse:
     """All the visitor's conversations, most recently active first, searchable."""
     search = SearchForm(request.GET)
     words = search.cleaned_data["q"] if search.is_valid() else ""
-    rows = conversation_list(owner=owner, search=words) if owner else Conversation.objects.none()
+    rows = conversation_list(owner=owner, search=words)
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     return _page(request, owner, "chat/list.html", search=search, words=words, page=page, recent=[])
 
@@ -170,7 +172,7 @@ def _conversation_page(
         "chat/conversation.html",
         status=status,
         conversation=chat,
-        exchanges=exchange_views(turns, verdicts=_verdicts(owner, turns)),
+        exchanges=exchange_views(turns, verdicts=owner_verdicts(owner=owner, turns=turns)),
         form=form or AskForm(initial={"conversation": chat.pk}),
         rename=RenameForm(initial={"title": chat.title}),
     )
@@ -185,18 +187,11 @@ def turn_fragment(request: HttpRequest, owner: Owner | None, turn_id: uuid.UUID)
     question = turn if turn.role == Turn.Role.USER else turn.answers
     if question is None:
         raise Http404("This turn answers no question.")
-    earlier = list(
-        Turn.objects.filter(
-            conversation_id=question.conversation_id,
-            role=Turn.Role.USER,
-            position__lt=question.position,
-        )
-        .order_by("position")
-        .only("id", "text", "position")
-    )
-    answers = list(question.answer_turns.order_by("position"))
+    answers = question_answers(question=question)
     (exchange,) = exchange_views(
-        [question, *answers], earlier=earlier, verdicts=_verdicts(owner, answers)
+        [question, *answers],
+        earlier=questions_before(question=question),
+        verdicts=owner_verdicts(owner=owner, turns=answers),
     )
     return render(request, "chat/_exchange.html", {"exchange": exchange})
 
@@ -336,16 +331,3 @@ def _owned(owner: Owner | None) -> Owner:
 
 def _at(conversation_id: uuid.UUID, anchor: str) -> str:
     return f"{reverse('conversation', args=[conversation_id])}#{anchor}"
-
-
-def _verdicts(owner: Owner | None, turns: list[Turn]) -> dict[str, str]:
-    """The visitor's own verdict on each answer, by turn id."""
-    answers = [t.pk for t in turns if t.role == Turn.Role.ASSISTANT]
-    if owner is None or not answers:
-        return {}
-    mine = Feedback.objects.filter(turn_id__in=answers)
-    if owner.user_id is not None:
-        mine = mine.filter(user_id=owner.user_id)
-    else:
-        mine = mine.filter(user__isnull=True, session_key=owner.session_key)
-    return {str(turn_id): value for turn_id, value in mine.values_list("turn_id", "value")}

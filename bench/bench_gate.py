@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import gate as gate_module
-from engine.gate import SecurityGate
+from engine import SecurityGate
+from engine.gate import gate as gate_module
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "eval"
 SAMPLE = [

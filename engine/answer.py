@@ -1,4 +1,9 @@
-"""answer_question and its streaming twin: the engine's one entry point.
+"""The Engine: askapp's one entry point for answering a question, and its functional form.
+
+    engine = Engine(store, provider)          # once, in a composition root (parts optional)
+    answer = engine.answer(question, history=..., session=..., clearance=...)
+    events = engine.stream(question, ...)     # meta, delta..., sources, then done (the Answer)
+    answer = answer_question(question, store, provider, history=..., gate=...)   # one call
 
 Order of work, for every question:
 1. the security gate screens the raw current question (blocked: nothing else runs);
@@ -6,17 +11,18 @@ Order of work, for every question:
 3. structured questions run the tool loop and are rendered from the facts the tools returned;
    narrative questions run retrieve -> link -> rerank -> generate, sentence by sentence grounded.
 History (flat (role, text) pairs) only ever becomes messages between the system prompt and the
-current question (ADR 0017); it never reaches the gate, the parser, retrieval or the sources.
+current question (docs/adr/0017); it never reaches the gate, the parser, retrieval or the
+sources.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, TypedDict, Unpack
 
-from engine.errors import EngineError, ProviderError
+from engine.errors import ANSWERED_FAILURES, ProviderError
 from engine.gate import SecurityGate
 from engine.grounding import Grounder, cites, sentences
 from engine.intent import Intent
@@ -30,7 +36,7 @@ from engine.render import render
 from engine.session import ConversationSession
 from engine.store import KnowledgeStore
 from engine.tools import TOOL_SCHEMAS, Toolbox
-from engine.types import DEFAULT_CLEARANCE, Answer, Carried, Event, Source, Status
+from engine.types import DEFAULT_CLEARANCE, Answer, Carried, Event, Source, Status, Vocabulary
 
 HistoryTurn = tuple[str, str]
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -45,13 +51,84 @@ UNSUPPORTED_TEXT = (
 ONLY_ENTITY = "the only company in the knowledge base"
 NO_PASSAGE_TEXT = "The knowledge base holds no passage that answers this question."
 _BLOCKED_TEXT = "This question was not answered: {detail}"
-_DEFAULT_GATE = SecurityGate()
+DEFAULT_GATE = SecurityGate()  # deterministic and stateless: one serves every Engine
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     max_tool_steps: int = MAX_TOOL_STEPS
     max_calls_per_step: int = MAX_CALLS_PER_STEP
+
+
+class Asked(TypedDict, total=False):
+    """What may come with one question besides its text."""
+
+    history: Sequence[HistoryTurn] | None  # flat (role, text) pairs: context for the model only
+    session: ConversationSession | None  # slots carried from earlier parsed questions
+    clearance: frozenset[str]  # the classifications the asker may see; PUBLIC when left out
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """The engine's parts, put together once and shared by every question (and thread): it
+    holds no per-question state. Only the store and the provider are required."""
+
+    store: KnowledgeStore
+    provider: Provider
+    gate: SecurityGate = DEFAULT_GATE
+    parser: IntentParser | None = None  # None: the parser for the store's current vocabulary
+    pipeline: Pipeline | None = None  # None: retrieval through the store's full-text search
+    limits: Limits = Limits()
+
+    def parser_for(self, vocabulary: Vocabulary) -> IntentParser:
+        """The parser this Engine reads questions with, for the store's current vocabulary."""
+        return self.parser or parser_for(vocabulary)
+
+    def answer(self, question: str, **asked: Unpack[Asked]) -> Answer:
+        """Answer one question: the Answer the stream ends with."""
+        return final_answer(self.stream(question, **asked))
+
+    def stream(self, question: str, **asked: Unpack[Asked]) -> Iterator[Event]:
+        """Events: meta (how the question was understood), delta (text, sentence by sentence),
+        sources, then done with the Answer. On failure an error event comes before done."""
+        run = _Run(
+            engine=self,
+            question=question,
+            history=_history_messages(asked.get("history")),
+            session=asked.get("session"),
+            clearance=asked.get("clearance", DEFAULT_CLEARANCE),
+        )
+        yield from run.events()
+
+
+_PARTS = frozenset(part.name for part in fields(Engine))
+
+
+def answer_question(
+    question: str, store: KnowledgeStore, provider: Provider, **options: Any
+) -> Answer:
+    """The functional form: `Engine(store, provider, ...).answer(question, ...)` in one call.
+    `options` are the Engine's parts (gate, parser, pipeline, limits) and what comes with the
+    question (history, session, clearance)."""
+    return final_answer(answer_question_stream(question, store, provider, **options))
+
+
+def answer_question_stream(
+    question: str, store: KnowledgeStore, provider: Provider, **options: Any
+) -> Iterator[Event]:
+    """The functional form of `Engine.stream`, with the same options as answer_question."""
+    parts = {name: options.pop(name) for name in _PARTS if name in options}
+    return Engine(store, provider, **parts).stream(question, **options)
+
+
+def final_answer(events: Iterable[Event]) -> Answer:
+    """The Answer a stream of events ends with (running the stream to its end)."""
+    answer: Answer | None = None
+    for event in events:
+        if event.kind == "done":
+            answer = event.data
+    assert answer is not None  # the stream always ends with done
+    return answer
 
 
 def _history_messages(history: Sequence[HistoryTurn] | None) -> list[dict[str, str]]:
@@ -72,72 +149,21 @@ def _history_messages(history: Sequence[HistoryTurn] | None) -> list[dict[str, s
     return messages
 
 
-def answer_question(
-    question: str,
-    store: KnowledgeStore,
-    provider: Provider,
-    *,
-    history: Sequence[HistoryTurn] | None = None,
-    session: ConversationSession | None = None,
-    clearance: frozenset[str] = DEFAULT_CLEARANCE,
-    gate: SecurityGate | None = None,
-    parser: IntentParser | None = None,
-    pipeline: Pipeline | None = None,
-    limits: Limits = Limits(),
-) -> Answer:
-    """Answer one question. The same Answer the stream ends with."""
-    answer: Answer | None = None
-    for event in answer_question_stream(
-        question, store, provider, history=history, session=session, clearance=clearance,
-        gate=gate, parser=parser, pipeline=pipeline, limits=limits,
-    ):  # fmt: skip
-        if event.kind == "done":
-            answer = event.data
-    assert answer is not None  # the stream always ends with done
-    return answer
-
-
-def answer_question_stream(
-    question: str,
-    store: KnowledgeStore,
-    provider: Provider,
-    *,
-    history: Sequence[HistoryTurn] | None = None,
-    session: ConversationSession | None = None,
-    clearance: frozenset[str] = DEFAULT_CLEARANCE,
-    gate: SecurityGate | None = None,
-    parser: IntentParser | None = None,
-    pipeline: Pipeline | None = None,
-    limits: Limits = Limits(),
-) -> Iterator[Event]:
-    """Events: meta (how the question was understood), delta (text, sentence by sentence),
-    sources, then done with the Answer. On failure an error event comes before done."""
-    run = _Run(
-        question=question, store=store, provider=provider,
-        history=_history_messages(history), session=session, clearance=clearance,
-        gate=gate or _DEFAULT_GATE, parser=parser, pipeline=pipeline, limits=limits,
-    )  # fmt: skip
-    yield from run.events()
-
-
 @dataclass
 class _Run:
+    """One question's way through the engine, and what it has learnt on the way."""
+
+    engine: Engine
     question: str
-    store: KnowledgeStore
-    provider: Provider
     history: list[dict[str, str]]
     session: ConversationSession | None
     clearance: frozenset[str]
-    gate: SecurityGate
-    parser: IntentParser | None
-    pipeline: Pipeline | None
-    limits: Limits
     intent: Intent | None = None
     carried: tuple[Carried, ...] = ()
     emitted: list[str] = field(default_factory=list)
 
     def events(self) -> Iterator[Event]:
-        screen = self.gate.screen(self.question)
+        screen = self.engine.gate.screen(self.question)
         if not screen.allowed:
             yield self._meta()
             yield from self._finish(
@@ -146,16 +172,17 @@ class _Run:
             return
         try:
             yield from self._answer()
-        except (EngineError, TimeoutError, ConnectionError) as exc:
-            code = type(exc).__name__
+        except ANSWERED_FAILURES as exc:
+            failure = type(exc)
             message = _failure_message(exc)
-            yield Event("error", {"code": code, "message": message})
-            yield from self._finish("error", message, reason=code, sent=True)
+            yield Event("error", {"code": failure.__name__, "message": message})
+            yield from self._finish("error", message, failure=failure, sent=True)
 
     def _answer(self) -> Iterator[Event]:
-        vocabulary = self.store.vocabulary()
-        intent = (self.parser or parser_for(vocabulary)).parse(self.question)
-        unknown = unknown_companies(self.question, vocabulary, self.store, self.clearance)
+        store = self.engine.store
+        vocabulary = store.vocabulary()
+        intent = self.engine.parser_for(vocabulary).parse(self.question)
+        unknown = unknown_companies(self.question, vocabulary, store, self.clearance)
         if unknown:
             # Before the session or a scope can fill in a company: the question names one.
             self.intent = intent
@@ -179,7 +206,7 @@ class _Run:
         elif intent.kind == "narrative":
             yield from self._narrative(intent)
         else:
-            plan = make_plan(intent, self.store, vocabulary, self.clearance)
+            plan = make_plan(intent, store, vocabulary, self.clearance)
             if isinstance(plan, Reply):
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)
             else:
@@ -188,10 +215,10 @@ class _Run:
     # -- structured channel --------------------------------------------------------------
     def _structured(self, plan: Plan, vocabulary: Any) -> Iterator[Event]:
         self.intent = plan.intent
-        toolbox = Toolbox(store=self.store, vocabulary=vocabulary, clearance=self.clearance)
+        toolbox = Toolbox(store=self.engine.store, vocabulary=vocabulary, clearance=self.clearance)
         _run_tool_loop(
-            self.question, self.provider, toolbox,
-            history=self.history, carried=self.carried, limits=self.limits,
+            self.question, self.engine.provider, toolbox,
+            history=self.history, carried=self.carried, limits=self.engine.limits,
         )  # fmt: skip
         rendered = render(plan, toolbox.facts)
         text = rendered.text
@@ -207,7 +234,7 @@ class _Run:
 
     # -- narrative channel ---------------------------------------------------------------
     def _narrative(self, intent: Intent) -> Iterator[Event]:
-        pipeline = self.pipeline or default_pipeline(self.store)
+        pipeline = self.engine.pipeline or default_pipeline(self.engine.store)
         chosen = pipeline.select(intent.question, intent=intent, clearance=self.clearance)
         passages = chosen.passages
         if not passages:
@@ -218,7 +245,7 @@ class _Run:
         # Words that cite nothing wait until a cited sentence comes: if none ever does, the
         # answer is not_found and the reader must never have seen them.
         waiting: list[str] = []
-        for sentence in sentences(self.provider.stream(messages)):
+        for sentence in sentences(self.engine.provider.stream(messages)):
             kept = grounder.sentence(sentence)
             if kept is None:
                 continue
@@ -245,8 +272,8 @@ class _Run:
             {
                 "intent": self.intent.to_dict() if self.intent else {},
                 "carried": [c.to_dict() for c in self.carried],
-                "provider": self.provider.name,
-                "model": self.provider.model,
+                "provider": self.engine.provider.name,
+                "model": self.engine.provider.model,
             },
         )
 
@@ -259,6 +286,7 @@ class _Run:
         sources: tuple[Source, ...] = (),
         choices: tuple[str, ...] = (),
         reason: str | None = None,
+        failure: type[Exception] | None = None,
         sent: bool = False,
     ) -> Iterator[Event]:
         if not sent:
@@ -271,10 +299,11 @@ class _Run:
             sources=sources if status in ("found", "answered") else (),
             intent=self.intent.to_dict() if self.intent else {},
             carried=self.carried,
-            reason=reason,
+            reason=failure.__name__ if failure else reason,
             choices=choices,
-            provider=self.provider.name,
-            model=self.provider.model,
+            provider=self.engine.provider.name,
+            model=self.engine.provider.model,
+            failure=failure,
         )
         yield Event("sources", [s.to_dict() for s in answer.sources])
         if self.session is not None and self.intent is not None and status != "blocked":

@@ -35,7 +35,11 @@ _BOUNDARY = re.compile(r"(?<!\d\.\d)(?<![A-Z]\.[A-Z])[.!?](?:\s*\[\d{1,3}\])*(?=
 
 
 @dataclass(frozen=True, slots=True)
-class Figure:
+class Mention:
+    """A figure as a text writes it ("383.3 billion": number 383.3, qualifier billion), for
+    checking that a sentence states only figures its passages state. Not an answer's Figure
+    (engine.types), which is a value with its unit and sources."""
+
     number: str
     qualifier: str  # "%", a scale word, or ""
 
@@ -60,7 +64,7 @@ _NUMBER_WORDS = re.compile(
 )
 
 
-def _spelled(text: str) -> list[Figure]:
+def _spelled(text: str) -> list[Mention]:
     """Amounts written in words ("nine hundred eighty-seven billion"): a single small word
     ("one of the drivers") is not a figure, but a compound, a scale or a percent is."""
     found = []
@@ -82,11 +86,11 @@ def _spelled(text: str) -> list[Figure]:
                 )
             else:
                 current += _UNITS[word]
-        found.append(Figure(str(value + current), "%" if percent else scale))
+        found.append(Mention(str(value + current), "%" if percent else scale))
     return found
 
 
-def figure_spans(text: str) -> list[tuple[int, int, Figure]]:
+def figure_spans(text: str) -> list[tuple[int, int, Mention]]:
     """Where each figure written in digits stands in `text` (for marking it), and how it reads.
     Years glued to nothing ("fiscal 2023") are periods here, not figures, so they are left out."""
     spans = []
@@ -98,22 +102,22 @@ def figure_spans(text: str) -> list[tuple[int, int, Figure]]:
     return spans
 
 
-def _read(match: re.Match[str]) -> Figure:
+def _read(match: re.Match[str]) -> Mention:
     number = match.group("number").replace(",", "")
     if "." in number:
         number = number.rstrip("0").rstrip(".")
     scale = (match.group("scale") or "").lower()
-    return Figure(number, "%" if match.group("percent") else _SCALE_WORDS.get(scale, ""))
+    return Mention(number, "%" if match.group("percent") else _SCALE_WORDS.get(scale, ""))
 
 
-def figures_in(text: str) -> list[Figure]:
+def figures_in(text: str) -> list[Mention]:
     stripped = _CITATION.sub(" ", text)
     found = _spelled(stripped)
     found.extend(_read(match) for match in _FIGURE.finditer(stripped))
     return found
 
 
-def _held(figure: Figure, held: set[Figure]) -> bool:
+def _held(figure: Mention, held: set[Mention]) -> bool:
     if figure in held:
         return True
     if figure.qualifier:
@@ -129,8 +133,8 @@ class Grounder:
     extra_figures: Iterable[str] = ()
     cited: list[int] = field(default_factory=list)  # passage indexes, in citation order
     spans: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # cited sentences
-    _figures: list[set[Figure]] = field(default_factory=list)
-    _extra: set[Figure] = field(default_factory=set)
+    _figures: list[set[Mention]] = field(default_factory=list)
+    _extra: set[Mention] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self._figures = [set(figures_in(p.text)) for p in self.passages]
@@ -165,7 +169,7 @@ class Grounder:
             Source.from_passage(self.passages[i], spans=self.spans.get(i, ())) for i in self.cited
         )
 
-    def _passages_holding(self, stated: list[Figure]) -> list[int]:
+    def _passages_holding(self, stated: list[Mention]) -> list[int]:
         return [i for i, held in enumerate(self._figures) if all(_held(f, held) for f in stated)]
 
 

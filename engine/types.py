@@ -1,11 +1,19 @@
-"""Values that cross the engine's boundary. All frozen: an Answer, once made, never changes."""
+"""Values that cross the engine's boundary. All frozen: an Answer, once made, never changes.
+
+`to_dict` writes a value as JSON-ready data (what askapp stores and the API sends) and
+`from_dict` reads it back: `Answer.from_dict(answer.to_dict()).to_dict() == answer.to_dict()`
+for every status. Reading is lenient where stored data may be old or damaged: a missing text
+is empty, and a missing classification stays unknown (""), which is never shown.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Any, Literal
+from decimal import Decimal, InvalidOperation
+from typing import Any, Literal, cast
+
+from engine.errors import failure_named
 
 Status = Literal["found", "answered", "not_found", "blocked", "clarify", "error"]
 STATUSES: tuple[Status, ...] = ("found", "answered", "not_found", "blocked", "clarify", "error")
@@ -120,6 +128,26 @@ class Source:
             spans=tuple(sorted(set(spans))),
         )
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Source:
+        """A source as to_dict wrote it. Sources stored before passages had their entity,
+        period and cited spans read without them; malformed spans are dropped."""
+        return cls(
+            id=_text(data.get("id")),
+            kind="fact" if data.get("kind") == "fact" else "passage",
+            title=_text(data.get("title")),
+            reference=_text(data.get("reference")),
+            document_id=_optional(data.get("document_id")),
+            classification=_text(data.get("classification")),
+            excerpt=_text(data.get("excerpt")),
+            entity=_optional(data.get("entity")),
+            metric=_optional(data.get("metric")),
+            period=_optional(data.get("period")),
+            value=read_decimal(data.get("value")),
+            unit=_optional(data.get("unit")),
+            spans=_spans(data.get("cited_spans")),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "id": self.id,
@@ -141,7 +169,7 @@ class Source:
                 entity=self.entity,
                 metric=self.metric,
                 period=self.period,
-                value=_decimal_str(self.value),
+                value=decimal_text(self.value),
                 unit=self.unit,
             )
         return data
@@ -161,10 +189,28 @@ class Figure:
     metric: str | None = None
     period: str | None = None
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Figure:
+        """A figure as to_dict wrote it; ValueError when it holds no number."""
+        value = read_decimal(data.get("value"))
+        if value is None:
+            raise ValueError(f"a figure without a number: {data.get('value')!r}")
+        return cls(
+            label=_text(data.get("label")),
+            value=value,
+            unit=_text(data.get("unit")),
+            kind="computed" if data.get("kind") == "computed" else "fact",
+            sources=tuple(str(s) for s in data.get("sources") or ()),
+            display=_text(data.get("display")),
+            entity=_optional(data.get("entity")),
+            metric=_optional(data.get("metric")),
+            period=_optional(data.get("period")),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "label": self.label,
-            "value": _decimal_str(self.value),
+            "value": decimal_text(self.value),
             "unit": self.unit,
             "kind": self.kind,
             "sources": list(self.sources),
@@ -175,14 +221,26 @@ class Figure:
         }
 
 
+CarriedSlot = Literal["entity", "metric", "period", "operation", "scope"]
+
+
 @dataclass(frozen=True, slots=True)
 class Carried:
     """A slot the session filled from an earlier question (never from an answer's text)."""
 
-    slot: Literal["entity", "metric", "period", "operation", "scope"]
+    slot: CarriedSlot
     value: str
     from_turn: int  # 1-based index of the earlier question in the session; 0 for a scope
     question: str = ""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Carried:
+        return cls(
+            slot=cast(CarriedSlot, _text(data.get("slot"))),
+            value=_text(data.get("value")),
+            from_turn=int(data.get("from_turn") or 0),
+            question=_text(data.get("question")),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -205,11 +263,32 @@ class Answer:
     choices: tuple[str, ...] = ()  # clarify: the valid answers to the question asked back
     provider: str = ""
     model: str = ""
+    failure: type[Exception] | None = None  # error: the class of what failed (engine.errors)
 
     @property
     def refused(self) -> bool:
         """True when the answer declined to give a figure because the knowledge base lacks it."""
         return self.status == "not_found"
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Answer:
+        """An answer as to_dict wrote it (`refused` follows from the status). An error's
+        failure class is found again from its name, the reason."""
+        status = cast(Status, _text(data.get("status")))
+        reason = _optional(data.get("reason")) or None
+        return cls(
+            text=_text(data.get("text")),
+            status=status,
+            figures=tuple(Figure.from_dict(f) for f in data.get("figures") or ()),
+            sources=tuple(Source.from_dict(s) for s in data.get("sources") or ()),
+            intent=dict(data.get("intent") or {}),
+            carried=tuple(Carried.from_dict(c) for c in data.get("carried") or ()),
+            reason=reason,
+            choices=tuple(str(c) for c in data.get("choices") or ()),
+            provider=_text(data.get("provider")),
+            model=_text(data.get("model")),
+            failure=failure_named(reason) if status == "error" and reason else None,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -238,7 +317,38 @@ class Event:
     data: Any
 
 
-def _decimal_str(value: Decimal | None) -> str | None:
+def read_decimal(raw: object) -> Decimal | None:
+    """A finite number written as text (or a number), else None."""
+    if raw is None or raw == "" or isinstance(raw, bool):
+        return None
+    try:
+        value = Decimal(str(raw))
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+def _spans(raw: object) -> tuple[tuple[int, int], ...]:
+    """[{"start", "end"}] as (start, end) pairs, in order; anything malformed is left out."""
+    spans = []
+    for item in raw if isinstance(raw, list) else ():
+        start = item.get("start") if isinstance(item, Mapping) else None
+        end = item.get("end") if isinstance(item, Mapping) else None
+        if isinstance(start, int) and isinstance(end, int) and 0 <= start < end:
+            spans.append((start, end))
+    return tuple(sorted(set(spans)))
+
+
+def _text(raw: object) -> str:
+    return "" if raw is None else str(raw)
+
+
+def _optional(raw: object) -> str | None:
+    return None if raw is None else str(raw)
+
+
+def decimal_text(value: Decimal | None) -> str | None:
+    """A number as stored and sent: plain digits, no exponent, no trailing zeros."""
     if value is None:
         return None
     text = format(value, "f")

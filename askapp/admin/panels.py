@@ -14,10 +14,8 @@ record is damaged; either way its words stay out of view.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
-from typing import Any
 
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -26,10 +24,20 @@ from django.utils.safestring import SafeString
 from askapp.models import Document, Fact, Feedback, Turn
 from askapp.selectors.reviews import Window
 from askapp.services.citations import source_pointer
-from engine.grounding import Figure, figure_spans, figures_in
-from engine.numbers import format_value
-from engine.topic import intent_topic
-from engine.types import SHOWABLE
+from engine import (
+    SHOWABLE,
+    Ambiguity,
+    Answer,
+    Carried,
+    Intent,
+    Mention,
+    Source,
+    decimal_text,
+    figure_spans,
+    figures_in,
+    format_value,
+    intent_topic,
+)
 
 # --- provenance ---------------------------------------------------------------------------
 
@@ -63,14 +71,15 @@ class PassageRow:
 
 def provenance(turn: Turn, *, may_see_restricted: bool) -> tuple[list[FactRow], list[PassageRow]]:
     """One row per frozen source, with what the knowledge base holds today. Two queries."""
-    pointers = [source_pointer(s) for s in turn.sources]
+    answer = turn.to_engine()
+    pointers = [source_pointer(s) for s in answer.sources]
     fact_ids = {p.fact_id for p in pointers if p and p.fact_id is not None}
     document_ids = {p.document_id for p in pointers if p and p.document_id is not None}
     facts = Fact.objects.select_related("entity", "metric").in_bulk(fact_ids)
     documents = Document.objects.only("pk", "classification").in_bulk(document_ids)
-    cited = cited_figures(turn)
+    cited = cited_figures(answer)
     fact_rows, passage_rows = [], []
-    for source, pointer in zip(turn.sources, pointers, strict=True):
+    for source, pointer in zip(answer.sources, pointers, strict=True):
         if pointer is None:
             continue
         if pointer.kind == "fact":
@@ -81,33 +90,34 @@ def provenance(turn: Turn, *, may_see_restricted: bool) -> tuple[list[FactRow], 
     return fact_rows, passage_rows
 
 
-def _fact_row(source: Mapping[str, Any], fact: Fact | None) -> FactRow:
-    value = str(source.get("value") or "")
+def _fact_row(source: Source, fact: Fact | None) -> FactRow:
+    value = decimal_text(source.value) or ""
     value_now = None
-    if fact is not None and _number(fact.value) != value:
-        value_now = f"{_number(fact.value)} {fact.unit}".strip()
+    if fact is not None and decimal_text(fact.value) != value:
+        value_now = f"{decimal_text(fact.value)} {fact.unit}".strip()
+    unit = source.unit or ""
     return FactRow(
-        source_id=str(source.get("id")),
-        entity=str(source.get("entity") or ""),
-        metric=str(source.get("metric") or ""),
-        period=str(source.get("period") or ""),
+        source_id=source.id,
+        entity=source.entity or "",
+        metric=source.metric or "",
+        period=source.period or "",
         value=value,
-        unit=str(source.get("unit") or ""),
-        display=_display(value, str(source.get("unit") or "")),
-        reference=str(source.get("reference") or ""),
-        classification=str(source.get("classification") or ""),
+        unit=unit,
+        display=value if source.value is None else format_value(source.value, unit),
+        reference=source.reference,
+        classification=source.classification,
         url=reverse("admin:askapp_fact_change", args=[fact.pk]) if fact else "",
         value_now=value_now,
     )
 
 
 def _passage_row(
-    source: Mapping[str, Any],
+    source: Source,
     document: Document | None,
-    cited: set[Figure],
+    cited: set[Mention],
     may_see_restricted: bool,
 ) -> PassageRow:
-    frozen = str(source.get("classification") or "")
+    frozen = source.classification
     now = document.classification if document else ""
     hidden = ""
     if not may_see_restricted:
@@ -115,29 +125,28 @@ def _passage_row(
             hidden = f"its classification when cited was {frozen or 'unknown'}"
         elif now and now not in SHOWABLE:
             hidden = f"the document is {now} now"
-    excerpt = str(source.get("excerpt") or "")
     return PassageRow(
-        source_id=str(source.get("id")),
-        title=str(source.get("title") or ""),
-        reference=str(source.get("reference") or ""),
+        source_id=source.id,
+        title=source.title,
+        reference=source.reference,
         classification=frozen,
         document_url=(
             reverse("admin:askapp_document_change", args=[document.pk]) if document else ""
         ),
         classification_now=now if now != frozen else "",
-        excerpt=None if hidden else highlight(excerpt, cited, cited_sentences(source)),
+        excerpt=None if hidden else highlight(source.excerpt, cited, source.spans),
         hidden_because=hidden,
     )
 
 
-def cited_figures(turn: Turn) -> set[Figure]:
+def cited_figures(answer: Answer) -> set[Mention]:
     """The figures the answer states: in its text and in its figures list."""
-    texts = [turn.text, *(str(f.get("display") or "") for f in turn.figures)]
+    texts = [answer.text, *(f.display for f in answer.figures)]
     return {figure for text in texts for figure in figures_in(text)}
 
 
 def highlight(
-    text: str, cited: set[Figure], sentences: Sequence[tuple[int, int]] = ()
+    text: str, cited: set[Mention], sentences: Sequence[tuple[int, int]] = ()
 ) -> SafeString:
     """`text`, escaped, with each figure the answer cites wrapped in <mark> and each sentence
     it cites (`sentences`: offsets into `text`) in <span class="cited-sentence">."""
@@ -168,7 +177,7 @@ def excerpt_segments(
     return pieces
 
 
-def _marked_figures(text: str, start: int, end: int, cited: set[Figure]) -> SafeString:
+def _marked_figures(text: str, start: int, end: int, cited: set[Mention]) -> SafeString:
     pieces: list[tuple[str, str]] = []
     position = start
     for begin, stop, figure in figure_spans(text[start:end]):
@@ -179,18 +188,7 @@ def _marked_figures(text: str, start: int, end: int, cited: set[Figure]) -> Safe
     return format_html("{}{}", marked, text[position:end])
 
 
-def cited_sentences(source: Mapping[str, Any]) -> list[tuple[int, int]]:
-    """The frozen source's cited_spans as (start, end) pairs; anything malformed is dropped."""
-    spans = []
-    for span in source.get("cited_spans") or ():
-        try:
-            spans.append((int(span["start"]), int(span["end"])))
-        except (KeyError, TypeError, ValueError):
-            continue
-    return spans
-
-
-def _is_cited(figure: Figure, cited: set[Figure]) -> bool:
+def _is_cited(figure: Mention, cited: set[Mention]) -> bool:
     """The engine's grounding rule, read from the answer's side: a figure the answer states
     without a qualifier ("1,234") is cited by the same number written with one."""
     return any(c == figure or (not c.qualifier and c.number == figure.number) for c in cited)
@@ -219,7 +217,7 @@ class Interpretation:
     periods: Sequence[str] = ()
     period_range: bool = False
     follow_up: bool = False
-    ambiguous: Sequence[Mapping[str, Any]] = ()
+    ambiguous: Sequence[Ambiguity] = ()
     qualifiers: Sequence[str] = ()
     loose: Sequence[str] = ()
     topic: Sequence[str] = ()  # the words passages were measured against (narrative answers)
@@ -229,48 +227,43 @@ class Interpretation:
 def interpretation(turn: Turn, window: Window) -> Interpretation:
     """The resolved intent frozen with the answer, and where each carried slot came from.
     One query (the answers to the earlier questions, for their links)."""
-    intent = turn.intent or {}
-    if not intent:
+    if not turn.intent:
         return Interpretation(parsed=False)
+    answer = turn.to_engine()
+    intent = Intent.from_dict(turn.text, answer.intent)
     return Interpretation(
         parsed=True,
-        kind=str(intent.get("kind") or ""),
-        operation=str(intent.get("operation") or ""),
-        entities=list(intent.get("entities") or ()),
-        metrics=list(intent.get("metrics") or ()),
-        periods=list(intent.get("periods") or ()),
-        period_range=bool(intent.get("period_range")),
-        follow_up=bool(intent.get("follow_up")),
-        ambiguous=list(intent.get("ambiguous") or ()),
-        qualifiers=list(intent.get("qualifiers") or ()),
-        loose=list(intent.get("loose") or ()),
-        topic=intent_topic(intent.get("topic") or ()).written
-        if intent.get("kind") == "narrative"
-        else (),
-        carried=_carried_rows(turn.carried or [], window),
+        kind=intent.kind,
+        operation=intent.operation or "",
+        entities=intent.entities,
+        metrics=intent.metrics,
+        periods=intent.periods,
+        period_range=intent.period_range,
+        follow_up=intent.follow_up,
+        ambiguous=intent.ambiguous,
+        qualifiers=intent.qualifiers,
+        loose=intent.loose,
+        topic=intent_topic(intent.topic).written if intent.kind == "narrative" else (),
+        carried=_carried_rows(answer.carried, window),
     )
 
 
-def _carried_rows(carried: Iterable[Mapping[str, Any]], window: Window) -> list[CarriedRow]:
-    carried = list(carried)
-    questions = {
-        int(c.get("from_turn") or 0): window.question(int(c.get("from_turn") or 0)) for c in carried
-    }
+def _carried_rows(carried: Sequence[Carried], window: Window) -> list[CarriedRow]:
+    questions = {c.from_turn: window.question(c.from_turn) for c in carried}
     answers = dict(
         Turn.objects.filter(answers__in=[q for q in questions.values() if q is not None])
         .values_list("answers", "pk")
     ) if any(questions.values()) else {}  # fmt: skip
     rows = []
     for item in carried:
-        number = int(item.get("from_turn") or 0)
-        question = questions.get(number)
+        question = questions.get(item.from_turn)
         answer = answers.get(question.pk) if question is not None else None
         rows.append(
             CarriedRow(
-                slot=str(item.get("slot") or ""),
-                value=str(item.get("value") or ""),
-                from_turn=number,
-                question=question.text if question is not None else str(item.get("question")),
+                slot=item.slot,
+                value=item.value,
+                from_turn=item.from_turn,
+                question=question.text if question is not None else item.question,
                 position=question.position if question is not None else None,
                 url=reverse("admin:askapp_answerturn_change", args=[answer]) if answer else "",
             )
@@ -294,14 +287,14 @@ class FigureRow:
 def figure_rows(turn: Turn) -> list[FigureRow]:
     return [
         FigureRow(
-            label=str(f.get("label") or ""),
-            display=str(f.get("display") or ""),
-            value=str(f.get("value") or ""),
-            unit=str(f.get("unit") or ""),
-            kind=str(f.get("kind") or ""),
-            sources=[(str(s), _fact_url(str(s))) for s in f.get("sources") or ()],
+            label=f.label,
+            display=f.display,
+            value=decimal_text(f.value) or "",
+            unit=f.unit,
+            kind=f.kind,
+            sources=[(s, _fact_url(s)) for s in f.sources],
         )
-        for f in turn.figures
+        for f in turn.to_engine().figures
     ]
 
 
@@ -339,17 +332,3 @@ def answer_panels(turn: Turn, window: Window, *, may_see_restricted: bool) -> Pa
         figures=figure_rows(turn),
         feedback=feedback_rows(turn),
     )
-
-
-def _display(value: str, unit: str) -> str:
-    try:
-        return format_value(Decimal(value), unit)
-    except (InvalidOperation, ValueError):
-        return value
-
-
-def _number(value: Any) -> str:
-    text = format(value, "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text or "0"

@@ -41,7 +41,8 @@ from askapp.models import (
     Review,
     Turn,
 )
-from askapp.selectors.reviews import answer_replay, answer_window, review_cases
+from askapp.selectors.reviews import answer_window, review_cases
+from askapp.services.replay import answer_replay
 from askapp.services.reviews import review_clear, review_set
 
 REVIEW_PERMISSIONS = ("askapp.add_review", "askapp.change_review")

@@ -36,7 +36,7 @@ from askapp.api.errors import error_body
 from askapp.api.serializers import AskOutput, TurnOutput
 from askapp.errors import AskFailed
 from askapp.services.asking import PreparedAsk, Stored, ask_events
-from engine.types import Event
+from engine import Event
 
 logger = logging.getLogger(__name__)
 

@@ -30,15 +30,13 @@ from askapp.api.serializers import (
     FeedbackOutput,
     RenameInput,
 )
-from askapp.engine_setup import clearance_for
 from askapp.errors import NotFound
-from askapp.models import Conversation
+from askapp.owners import Owner, existing_owner, request_owner
+from askapp.permissions import clearance_for
 from askapp.selectors.conversations import (
-    Owner,
     conversation_get,
     conversation_list,
     entity_by_name,
-    request_owner,
     turn_get,
 )
 from askapp.services.asking import PreparedAsk, ask, ask_prepare
@@ -84,7 +82,7 @@ def api_index(request: HttpRequest) -> JsonResponse:
 
 
 def _owner_or_404(request: Request) -> Owner:
-    owner = request_owner(request, create=False)
+    owner = existing_owner(request)
     if owner is None:
         raise NotFound("Nothing here belongs to this session.", code="not_found")
     return owner
@@ -99,7 +97,7 @@ def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 def _prepare(request: Request) -> PreparedAsk:
     data = _valid(AskInput, request.data)
     return ask_prepare(
-        owner=request_owner(request, create=True),  # type: ignore[arg-type]
+        owner=request_owner(request),
         question=data["question"],
         clearance=clearance_for(request.user),
         conversation_id=data.get("conversation"),
@@ -189,12 +187,7 @@ class ConversationListView(APIView):
     )
     def get(self, request: Request) -> Response:
         query = _valid(ConversationListQuery, request.query_params)
-        owner = request_owner(request, create=False)
-        rows = (
-            conversation_list(owner=owner, search=query.get("search", ""))
-            if owner
-            else Conversation.objects.none()
-        )
+        rows = conversation_list(owner=existing_owner(request), search=query.get("search", ""))
         paginator = ConversationPagination()
         page = paginator.paginate_queryset(rows, request, view=self)
         return paginator.get_paginated_response(ConversationOutput(page, many=True).data)
@@ -209,7 +202,7 @@ class ConversationListView(APIView):
         data = _valid(ConversationInput, request.data)
         scope = entity_by_name(name=data["scope"]) if data.get("scope") else None
         conversation = conversation_create(
-            owner=request_owner(request, create=True),  # type: ignore[arg-type]
+            owner=request_owner(request),
             title=data.get("title", ""),
             scope=scope,
         )
@@ -269,11 +262,12 @@ class TurnFeedbackView(APIView):
         responses={201: FeedbackOutput, 200: FeedbackOutput, **_ERRORS},
     )
     def post(self, request: Request, turn_id: str) -> Response:
-        turn = turn_get(owner=_owner_or_404(request), turn_id=turn_id)
+        owner = _owner_or_404(request)
+        turn = turn_get(owner=owner, turn_id=turn_id)
         data = _valid(FeedbackInput, request.data)
         feedback, created = feedback_submit(
             turn=turn,
-            owner=request_owner(request, create=False),  # type: ignore[arg-type]
+            owner=owner,
             value=data["value"],
             comment=data.get("comment", ""),
         )

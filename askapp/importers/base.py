@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
 from askapp.models import Classification
-from engine.periods import normalise_period
+from engine import normalise_period
 
 Write = Callable[[str], None]
 

@@ -36,7 +36,7 @@ from askapp.importers.values import (
 )
 from askapp.models import Classification, Fact
 from askapp.services.knowledge import facts_upsert
-from engine.periods import normalise_period
+from engine import normalise_period
 
 LONG_REQUIRED = ("entity", "metric", "period", "value", "unit", "source")
 LONG_OPTIONAL = ("classification",)

@@ -6,6 +6,7 @@ from askapp.models.conversations import (
     Conversation,
     Feedback,
     Turn,
+    session_from_turns,
 )
 from askapp.models.knowledge import Chunk, Classification, Document, Entity, Fact, Metric
 from askapp.models.review import AnswerTurn, Citation, Review
@@ -24,4 +25,5 @@ __all__ = [
     "Metric",
     "Review",
     "Turn",
+    "session_from_turns",
 ]

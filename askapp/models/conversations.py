@@ -9,12 +9,14 @@ to its question.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from askapp.models.knowledge import Entity
+from engine import Answer, ConversationSession, Intent, Remembered
 
 INTERNAL_CLEARANCE_PERMISSION = "askapp.view_internal"
 
@@ -144,6 +146,55 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.conversation_id}#{self.position} {self.role}"
+
+    def to_engine(self) -> Answer:
+        """What was frozen with the turn, as the engine's values (figures, sources, carried
+        slots); a question reads as the status and intent it shares with its answer."""
+        return Answer.from_dict(
+            {
+                "text": self.text,
+                "status": self.status,
+                "figures": self.figures,
+                "sources": self.sources,
+                "intent": self.intent,
+                "carried": self.carried,
+                "reason": self.reason,
+                "choices": self.choices,
+                "provider": self.provider,
+                "model": self.model,
+            }
+        )
+
+
+def session_from_turns(turns: Sequence[Turn], *, scope: str | None) -> ConversationSession:
+    """The session the engine would hold after these turns (oldest first).
+
+    Each question becomes one Remembered with its stored (resolved) intent and the text of
+    its answer. Blocked exchanges are left out, as the engine's session leaves them out; an
+    answer whose question lies before the window is dropped. Client-supplied history has no
+    intent (history never reaches the parser), so it carries no slot, only context.
+    """
+    remembered: list[Remembered] = []
+    question: Turn | None = None
+    answers: list[str] = []
+
+    def flush() -> None:
+        if question is not None:
+            intent = Intent.from_dict(question.text, question.intent or {})
+            remembered.append(
+                Remembered(question.text, intent, "\n\n".join(answers), question.status)
+            )
+
+    for turn in turns:
+        if turn.status == Turn.Status.BLOCKED:
+            continue
+        if turn.role == Turn.Role.USER:
+            flush()
+            question, answers = turn, []
+        elif question is not None:
+            answers.append(turn.text)
+    flush()
+    return ConversationSession(scope=scope, turns=remembered)
 
 
 class Feedback(models.Model):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from engine import types as et
+import engine
 
 
 class Classification(models.TextChoices):
@@ -28,8 +28,8 @@ class Entity(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def to_engine(self) -> et.Term:
-        return et.Term(name=self.name, aliases=tuple(self.aliases))
+    def to_engine(self) -> engine.Term:
+        return engine.Term(name=self.name, aliases=tuple(self.aliases))
 
 
 class Metric(models.Model):
@@ -46,8 +46,8 @@ class Metric(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def to_engine(self) -> et.Term:
-        return et.Term(name=self.name, aliases=tuple(self.aliases))
+    def to_engine(self) -> engine.Term:
+        return engine.Term(name=self.name, aliases=tuple(self.aliases))
 
 
 class Document(models.Model):
@@ -127,8 +127,8 @@ class Fact(models.Model):
     def __str__(self) -> str:
         return f"{self.entity} · {self.metric} · {self.period}"
 
-    def to_engine(self) -> et.Fact:
-        return et.Fact(
+    def to_engine(self) -> engine.Fact:
+        return engine.Fact(
             id=f"fact:{self.pk}",
             entity=self.entity.name,
             metric=self.metric.name,

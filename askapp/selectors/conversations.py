@@ -3,40 +3,19 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
-from django.http import HttpRequest
 
 from askapp.errors import Invalid, NotFound
-from askapp.models import Conversation, Entity, Turn
+from askapp.models import Conversation, Entity, Feedback, Turn
+from askapp.owners import Owner
 
 
-@dataclass(frozen=True, slots=True)
-class Owner:
-    """Who a conversation belongs to: a user, or (anonymous chat) a browser session."""
-
-    user_id: int | None = None
-    session_key: str = ""
-
-    def __post_init__(self) -> None:
-        if self.user_id is None and not self.session_key:
-            raise ValueError("an owner is a user or a session")
-
-    def conversations(self) -> Q:
-        if self.user_id is not None:
-            return Q(owner_id=self.user_id)
-        return Q(owner__isnull=True, session_key=self.session_key)
-
-    def turns(self) -> Q:
-        if self.user_id is not None:
-            return Q(conversation__owner_id=self.user_id)
-        return Q(conversation__owner__isnull=True, conversation__session_key=self.session_key)
-
-
-def conversation_list(*, owner: Owner, search: str = "") -> QuerySet[Conversation]:
+def conversation_list(*, owner: Owner | None, search: str = "") -> QuerySet[Conversation]:
     """The owner's conversations, most recently active first; `search` matches the title or
-    the text of any turn (case-insensitive)."""
+    the text of any turn (case-insensitive). No owner (a visitor without a session) owns none."""
+    if owner is None:
+        return Conversation.objects.none()
     conversations = Conversation.objects.filter(owner.conversations()).select_related("scope")
     search = search.strip()
     if search:
@@ -74,6 +53,36 @@ def _uuid(value: uuid.UUID | str) -> uuid.UUID:
 
 def conversation_turns(*, conversation: Conversation) -> list[Turn]:
     return list(Turn.objects.filter(conversation=conversation).order_by("position"))
+
+
+def questions_before(*, question: Turn) -> list[Turn]:
+    """The conversation's questions before this one, oldest first (their text and position)."""
+    return list(
+        Turn.objects.filter(
+            conversation_id=question.conversation_id,
+            role=Turn.Role.USER,
+            position__lt=question.position,
+        )
+        .order_by("position")
+        .only("id", "text", "position")
+    )
+
+
+def question_answers(*, question: Turn) -> list[Turn]:
+    return list(question.answer_turns.order_by("position"))
+
+
+def owner_verdicts(*, owner: Owner | None, turns: list[Turn]) -> dict[str, str]:
+    """The owner's own feedback (up or down) on each of these answers, by turn id."""
+    answers = [t.pk for t in turns if t.role == Turn.Role.ASSISTANT]
+    if owner is None or not answers:
+        return {}
+    mine = Feedback.objects.filter(turn_id__in=answers)
+    if owner.user_id is not None:
+        mine = mine.filter(user_id=owner.user_id)
+    else:
+        mine = mine.filter(user__isnull=True, session_key=owner.session_key)
+    return {str(turn_id): value for turn_id, value in mine.values_list("turn_id", "value")}
 
 
 def conversation_with_recent_turns(
@@ -119,16 +128,3 @@ def entity_by_name(*, name: str) -> Entity:
         code="unknown_entity",
         field="scope",
     )
-
-
-def request_owner(request: HttpRequest, *, create: bool) -> Owner | None:
-    """The user, or the anonymous session (created when `create`, for writes)."""
-    user = request.user
-    if user.is_authenticated:
-        return Owner(user_id=user.pk)
-    session = request.session
-    if not session.session_key:
-        if not create:
-            return None
-        session.save()
-    return Owner(session_key=session.session_key)

@@ -1,27 +1,23 @@
-"""Reads for reviewing answers: the context an answer was given, the cases reviews export, and
-a replay of an answer with today's engine.
+"""Reads for reviewing answers: the context an answer was given, and the cases reviews export.
 
 The history window is rebuilt the way the ask flow built it (askapp.services.asking): the last
-`history_turns` turns before the question, made into a ConversationSession by
-`session_from_turns`. A replay runs the engine built by the composition root against that
-window and writes nothing: it is never stored as a turn.
+ASKAPP_HISTORY_TURNS turns before the question, made into a ConversationSession by
+`session_from_turns` (beside the Turn model). Replaying an answer asks the model, so it is a
+service: askapp/services/replay.py.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
 
-from askapp.engine_setup import clearance_for, engine
-from askapp.models import AnswerTurn, Review, Turn
-from askapp.services.asking import session_from_turns
-from engine.answer import answer_question
-from engine.session import ConversationSession
-from engine.types import Answer
+from askapp.models import AnswerTurn, Review, Turn, session_from_turns
+from engine import Answer, ConversationSession, Figure
 
 WINDOW_FIELDS = ("conversation", "position", "role", "origin", "text", "status", "intent")
 
@@ -57,7 +53,7 @@ class Window:
 def answer_window(*, turn: Turn, limit: int | None = None) -> Window:
     """The window the ask flow read when it answered `turn`: the last `limit` turns before the
     answer's question (settings.ASKAPP_HISTORY_TURNS unless given). Two queries at most."""
-    limit = engine().history_turns if limit is None else limit
+    limit = settings.ASKAPP_HISTORY_TURNS if limit is None else limit
     before = _question_position(turn)
     turns: list[Turn] = []
     if limit > 0:
@@ -79,7 +75,7 @@ def _session(turn: Turn, turns: Sequence[Turn]) -> ConversationSession:
     return session_from_turns(turns, scope=scope)
 
 
-def _question_text(turn: Turn) -> str:
+def question_text(turn: Turn) -> str:
     return turn.answers.text if turn.answers_id else str(turn.intent.get("question", ""))
 
 
@@ -107,7 +103,7 @@ def review_cases(*, turns: QuerySet[Any] | Iterable[Turn]) -> Export:
         .select_related("answers", "conversation__scope", "review")
         .order_by("created", "pk")
     )
-    windows = _windows(answers, limit=engine().history_turns)
+    windows = _windows(answers, limit=settings.ASKAPP_HISTORY_TURNS)
     cases: list[dict[str, Any]] = []
     skipped: list[tuple[Turn, str]] = []
     for answer in answers:
@@ -116,7 +112,7 @@ def review_cases(*, turns: QuerySet[Any] | Iterable[Turn]) -> Export:
             skipped.append((answer, expected))
             continue
         history = windows[answer.pk].history
-        cases.append({"question": _question_text(answer), "history": history, **expected})
+        cases.append({"question": question_text(answer), "history": history, **expected})
     return Export(cases=cases, skipped=skipped)
 
 
@@ -141,16 +137,17 @@ def _windows(answers: Sequence[Turn], *, limit: int) -> dict[Any, Window]:
 def _expected(answer: Turn, review: Review) -> dict[str, Any] | str:
     verdict = review.verdict
     case: dict[str, Any] = {"turn": str(answer.pk), "verdict": verdict}
+    given = answer.to_engine()
     if verdict == Review.Verdict.CORRECT:
         return {
             **case,
             "expected_status": answer.status,
-            "expected_figures": [_figure(f) for f in answer.figures],
-            "expected_sources": [str(s.get("id")) for s in answer.sources],
+            "expected_figures": [_figure(f) for f in given.figures],
+            "expected_sources": [s.id for s in given.sources],
         }
     if verdict == Review.Verdict.SHOULD_HAVE_REFUSED:
         return {**case, "expected_status": "not_found", **_nothing()}
-    right = _right_figure(answer, review)
+    right = _right_figure(given, review)
     if verdict == Review.Verdict.WRONG and not right:
         return "a wrong answer without the right figure leaves nothing to expect"
     narrative = answer.intent.get("kind") == "narrative"
@@ -167,103 +164,14 @@ def _nothing() -> dict[str, list[Any]]:
     return {"expected_figures": [], "expected_sources": []}
 
 
-def _figure(figure: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: figure.get(k) for k in ("label", "value", "unit", "kind", "sources")}
+def _figure(figure: Figure) -> dict[str, Any]:
+    written = figure.to_dict()
+    return {k: written[k] for k in ("label", "value", "unit", "kind", "sources")}
 
 
-def _right_figure(answer: Turn, review: Review) -> list[dict[str, Any]]:
+def _right_figure(answer: Answer, review: Review) -> list[dict[str, Any]]:
     if review.expected_value is None:
         return []
     value = format(review.expected_value.normalize(), "f")
-    unit = answer.figures[0].get("unit", "") if answer.figures else ""
+    unit = answer.figures[0].unit if answer.figures else ""
     return [{"label": "right figure (reviewer)", "value": value, "unit": unit}]
-
-
-# --- replay ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One line of a replay's difference: what was stored, what today's engine says."""
-
-    key: str
-    before: str
-    after: str
-
-    @property
-    def state(self) -> str:
-        if self.before == self.after:
-            return "same"
-        if not self.before:
-            return "added"
-        return "removed" if not self.after else "changed"
-
-
-@dataclass(frozen=True, slots=True)
-class Replay:
-    turn: Turn
-    question: str
-    window: Window
-    answer: Answer
-    status: Change
-    text: Change
-    figures: list[Change]
-    sources: list[Change]
-
-    @property
-    def changed(self) -> bool:
-        lines = [self.status, *self.figures, *self.sources]
-        return any(line.state != "same" for line in lines)
-
-
-def answer_replay(*, turn: Turn) -> Replay:
-    """Ask the answer's question again, with today's engine and knowledge base, given the same
-    history window and clearance; compare. Nothing is written."""
-    setup = engine()
-    window = answer_window(turn=turn, limit=setup.history_turns)
-    question = _question_text(turn)
-    answer = answer_question(
-        question, setup.store, setup.provider,
-        history=window.history, session=window.session,
-        clearance=clearance_for(turn.conversation.owner),
-    )  # fmt: skip
-    return Replay(
-        turn=turn,
-        question=question,
-        window=window,
-        answer=answer,
-        status=Change("status", turn.status, answer.status),
-        text=Change("text", turn.text, answer.text),
-        figures=_figure_changes(turn.figures, [f.to_dict() for f in answer.figures]),
-        sources=_source_changes(turn.sources, [s.to_dict() for s in answer.sources]),
-    )
-
-
-Items = Sequence[Mapping[str, Any]]
-
-
-def _figure_changes(before: Items, after: Items) -> list[Change]:
-    return _changes(before, after, key="label", shown=_figure_shown)
-
-
-def _source_changes(before: Items, after: Items) -> list[Change]:
-    return _changes(before, after, key="id", shown=_source_shown)
-
-
-def _changes(
-    before: Items, after: Items, *, key: str, shown: Callable[[Mapping[str, Any]], str]
-) -> list[Change]:
-    """Matched by `key` (a figure's label, a source's id), in the order first seen."""
-    old = {str(item.get(key)): shown(item) for item in before}
-    new = {str(item.get(key)): shown(item) for item in after}
-    return [Change(k, old.get(k, ""), new.get(k, "")) for k in dict.fromkeys([*old, *new])]
-
-
-def _figure_shown(figure: Mapping[str, Any]) -> str:
-    return f"{figure.get('value')} {figure.get('unit') or ''}".strip()
-
-
-def _source_shown(source: Mapping[str, Any]) -> str:
-    if source.get("kind") == "fact":
-        return f"{source.get('title')}: {source.get('value')} {source.get('unit') or ''}".strip()
-    return f"{source.get('title')} ({source.get('classification')})"

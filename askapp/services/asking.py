@@ -24,18 +24,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from askapp.engine_setup import Engine, engine
+from askapp.engine_setup import the_engine
 from askapp.errors import AskFailed, NotFound
-from askapp.models import Conversation, Turn
-from askapp.selectors.conversations import Owner, conversation_with_recent_turns
+from askapp.models import Conversation, Turn, session_from_turns
+from askapp.owners import Owner
+from askapp.selectors.conversations import conversation_with_recent_turns
 from askapp.services.citations import new_answer_citations_record
-from engine.answer import answer_question_stream
-from engine.intent import Intent
-from engine.session import ConversationSession, Remembered
-from engine.types import Answer, Event
+from engine import Answer, ConversationSession, Engine, EngineError, Event, StoreError
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +78,7 @@ def ask_prepare(
     history: Sequence[tuple[str, str]] | None = None,
 ) -> PreparedAsk:
     """Read what the ask needs: the conversation (or a new one) and its recent turns."""
-    setup = engine()
+    window = settings.ASKAPP_HISTORY_TURNS
     client_history = [
         Turn(
             role=role if role in ROLES else Turn.Role.USER,
@@ -90,13 +89,12 @@ def ask_prepare(
     ]
     if conversation_id is not None:
         conversation, recent = conversation_with_recent_turns(
-            owner=owner, conversation_id=conversation_id, limit=setup.history_turns
+            owner=owner, conversation_id=conversation_id, limit=window
         )
     else:
         conversation = Conversation(
             owner_id=owner.user_id, session_key="" if owner.user_id else owner.session_key
         )
-        window = setup.history_turns
         recent = client_history[-window:] if window else []
     scope = conversation.scope.name if conversation.scope_id else None
     return PreparedAsk(
@@ -107,39 +105,8 @@ def ask_prepare(
         client_history=client_history,
         session=session_from_turns(recent, scope=scope),
         clearance=clearance,
-        engine=setup,
+        engine=the_engine(),
     )
-
-
-def session_from_turns(turns: Sequence[Turn], *, scope: str | None) -> ConversationSession:
-    """The session the engine would hold after these turns (oldest first).
-
-    Each question becomes one Remembered with its stored (resolved) intent and the text of
-    its answer. Blocked exchanges are left out, as the engine's session leaves them out; an
-    answer whose question lies before the window is dropped. Client-supplied history has no
-    intent (history never reaches the parser), so it carries no slot, only context.
-    """
-    remembered: list[Remembered] = []
-    question: Turn | None = None
-    answers: list[str] = []
-
-    def flush() -> None:
-        if question is not None:
-            intent = Intent.from_dict(question.text, question.intent or {})
-            remembered.append(
-                Remembered(question.text, intent, "\n\n".join(answers), question.status)
-            )
-
-    for turn in turns:
-        if turn.status == Turn.Status.BLOCKED:
-            continue
-        if turn.role == Turn.Role.USER:
-            flush()
-            question, answers = turn, []
-        elif question is not None:
-            answers.append(turn.text)
-    flush()
-    return ConversationSession(scope=scope, turns=remembered)
 
 
 def ask_events(
@@ -152,33 +119,29 @@ def ask_events(
     """
     started = clock()
     answer: Answer | None = None
-    failure: dict[str, str] | None = None
-    setup = prepared.engine
+    failed = False
     try:
-        for event in answer_question_stream(
+        for event in prepared.engine.stream(
             prepared.question,
-            setup.store,
-            setup.provider,
             history=prepared.history,
             session=prepared.session,
             clearance=prepared.clearance,
         ):
             if event.kind == "error":
-                failure = event.data  # what follows (sources, done) belongs to no answer
+                failed = True  # what follows (sources, done) belongs to no answer
             elif event.kind == "done":
                 answer = event.data
-            elif failure is None:
+            elif not failed:
                 yield event
     except Exception as exc:
         logger.exception("the engine failed on a question")
-        reason = "StoreError" if isinstance(exc, DatabaseError) else type(exc).__name__
-        _fail(prepared, None, reason=reason, message=None, latency_ms=_ms(clock() - started))
+        failure = StoreError if isinstance(exc, DatabaseError) else type(exc)
+        _fail(prepared, None, failure=failure, message=None, latency_ms=_ms(clock() - started))
     latency_ms = _ms(clock() - started)
-    if answer is None or failure is not None or answer.status == "error":
-        reason = (failure or {}).get("code") or (answer.reason if answer else None)
-        message = (failure or {}).get("message") or (answer.text if answer else None)
-        reason = reason or "EngineError"
-        _fail(prepared, answer, reason=reason, message=message, latency_ms=latency_ms)
+    if answer is None or failed or answer.status == "error":
+        failure = (answer.failure if answer else None) or EngineError
+        message = answer.text if answer else None
+        _fail(prepared, answer, failure=failure, message=message, latency_ms=latency_ms)
     assert answer is not None
     yield Event("done", _store_answer(prepared, answer, latency_ms=latency_ms))
 
@@ -224,27 +187,27 @@ def _fail(
     prepared: PreparedAsk,
     answer: Answer | None,
     *,
-    reason: str,
+    failure: type[Exception],
     message: str | None,
     latency_ms: int,
 ) -> NoReturn:
     """Store the question alone, with status error, and raise AskFailed."""
-    setup = prepared.engine
+    provider = prepared.engine.provider
     question = Turn(
         role=Turn.Role.USER,
         text=prepared.question,
         status=Turn.Status.ERROR,
         intent=dict(answer.intent) if answer else {},
         carried=[c.to_dict() for c in answer.carried] if answer else [],
-        reason=reason[:200],
-        provider=setup.provider.name,
-        model=setup.provider.model,
+        reason=failure.__name__[:200],
+        provider=provider.name,
+        model=provider.model,
         latency_ms=latency_ms,
     )
     conversation = _write(prepared, [question])
     raise AskFailed(
         message or "The answer could not be completed.",
-        reason=reason,
+        failure=failure,
         conversation=conversation,
         turn=question,
     )

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 
 from askapp.models import Citation, Document, Fact, Turn
+from engine import Source
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,21 +27,21 @@ class Pointer:
     document_id: int | None = None
 
 
-def source_pointer(source: Mapping[str, Any]) -> Pointer | None:
-    """Read a frozen source ({"id": "fact:12", ...} or {"id": "chunk:34", "document_id": "7"}).
+def source_pointer(source: Source | Mapping[str, Any]) -> Pointer | None:
+    """Where a frozen source points (a fact "fact:12", or a passage "chunk:34" of document 7),
+    read from the Source or from its stored form ({"id": "chunk:34", "document_id": "7"}).
 
     None for a source without an id. A document id is the pk as text; "document:7" (the
     in-memory store's form) is read too.
     """
-    source_id = str(source.get("id") or "")
-    if not source_id:
+    if not isinstance(source, Source):
+        source = Source.from_dict(source)
+    if not source.id:
         return None
-    prefix, _, rest = source_id.partition(":")
-    if source.get("kind") == "fact" or prefix == "fact":
-        return Pointer(source_id, Citation.Kind.FACT, fact_id=_pk(rest))
-    return Pointer(
-        source_id, Citation.Kind.PASSAGE, document_id=_pk(str(source.get("document_id") or ""))
-    )
+    prefix, _, rest = source.id.partition(":")
+    if source.kind == "fact" or prefix == "fact":
+        return Pointer(source.id, Citation.Kind.FACT, fact_id=_pk(rest))
+    return Pointer(source.id, Citation.Kind.PASSAGE, document_id=_pk(source.document_id or ""))
 
 
 def turn_citations_record(*, turn: Turn) -> list[Citation]:

@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 
 from askapp.errors import Invalid
 from askapp.models import Conversation, Entity, Feedback, Turn
-from askapp.selectors.conversations import Owner
+from askapp.owners import Owner
 
 
 def conversation_create(

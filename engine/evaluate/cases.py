@@ -1,7 +1,8 @@
-"""Cases exported by reviewers from the admin, run again against a store.
+"""Cases exported by reviewers from the admin, run again through an Engine.
 
 A case is {question, history, scope?, expected_status, expected_figures}; see
-askapp/selectors/reviews.py for the export and askapp's evaluate_cases command for the store.
+askapp/selectors/reviews.py for the export and askapp's evaluate_cases command, which runs
+them through the Engine askapp answers with.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engine.answer import answer_question
+from engine.answer import Engine
 from engine.evaluate.scoring import Scored, parse_decimal, scored
 from engine.evaluate.split import TUNE
 from engine.providers.mock import MockProvider
@@ -20,26 +21,27 @@ from engine.types import DEFAULT_CLEARANCE, Answer
 
 def run_cases(
     cases: Iterable[Mapping[str, Any]],
-    store: KnowledgeStore,
+    engine: Engine | KnowledgeStore,
     *,
     clearance: frozenset[str] = DEFAULT_CLEARANCE,
 ) -> list[Scored]:
-    """Reviewer-exported cases: {question, history, scope?, expected_status, expected_figures}.
+    """Reviewer-exported cases: {question, history, scope?, expected_status, expected_figures},
+    answered by `engine` (a bare store is answered with MockProvider, like the public sets).
 
     The earlier questions of a case are asked again through one session first, so a
     follow-up ("and in FY2022?") gets the slots it carried when it was answered."""
-    provider = MockProvider()
+    if not isinstance(engine, Engine):
+        engine = Engine(engine, MockProvider())
     results: list[Scored] = []
     for case in cases:
         history = [(str(role), str(text)) for role, text in case.get("history", [])]
         session = ConversationSession(scope=case.get("scope"))
         for role, text in history:
             if role == "user":
-                answer_question(text, store, provider, session=session, clearance=clearance)
-        answer = answer_question(
-            case["question"], store, provider, history=history, session=session,
-            clearance=clearance,
-        )  # fmt: skip
+                engine.answer(text, session=session, clearance=clearance)
+        answer = engine.answer(
+            case["question"], history=history, session=session, clearance=clearance
+        )
         outcome = _case_outcome(answer, case)
         kind = case.get("expected_status", "?")
         gold = case.get("expected_figures")

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from engine.answer import answer_question
+from engine.answer import Engine
 from engine.evaluate.scoring import Scored, scored
 from engine.evaluate.split import part_of
 from engine.evaluate.tatqa import ENTITY, page_store
@@ -80,14 +80,13 @@ def run_convfinqa(
     provider = MockProvider()
     results: list[Scored] = []
     for dialogue in dialogues:
-        store = dialogue_store(dialogue)
+        engine = Engine(dialogue_store(dialogue), provider)
         part = part_of(page_of(dialogue["id"]))
         printed = table_numbers(dialogue["table"])
         session = ConversationSession(scope=ENTITY)
         for turn in dialogue["turns"]:
             question = turn["question"]
-            answer = answer_question(question, store, provider, session=session,
-                                     history=session.history())  # fmt: skip
+            answer = engine.answer(question, session=session, history=session.history())
             outcome = score_turn(answer, turn["answer"], question)
             tags = [f"split {dialogue['split']}"]
             if operands_in_table(turn["program"], printed):

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.answer import answer_question
+from engine.answer import Engine
 from engine.evaluate.scoring import Scored, score, scored
 from engine.evaluate.split import part_of
 from engine.providers.mock import MockProvider
@@ -66,10 +66,10 @@ def run_tatqa(contexts: Iterable[Mapping[str, Any]], *, limit: int | None = None
     provider = MockProvider()
     results: list[Scored] = []
     for context in contexts:
-        store = context_store(context)
+        engine = Engine(context_store(context), provider)
         part = part_of(context["table"]["uid"])
         for item in context["questions"]:
-            answer = answer_question(item["question"], store, provider)
+            answer = engine.answer(item["question"])
             kind = f"{item['answer_type']}/{item['answer_from']}"
             outcome = score(answer, item["answer"], item["answer_type"], scale=item["scale"])
             results.append(
@@ -86,12 +86,11 @@ def run_pacific(
     provider = MockProvider()
     results: list[Scored] = []
     for dialogue in dialogues:
-        store = context_store(dialogue)
+        engine = Engine(context_store(dialogue), provider)
         part = part_of(dialogue["table"]["uid"])
         session = ConversationSession(scope=ENTITY)
         for turn in dialogue["questions"]:
-            answer = answer_question(turn["question"], store, provider, session=session,
-                                     history=session.history())  # fmt: skip
+            answer = engine.answer(turn["question"], session=session, history=session.history())
             clarify = turn["answer_type"] == "question"
             kind = (
                 "clarify"

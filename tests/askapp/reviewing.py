@@ -10,9 +10,9 @@ from typing import Any
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from askapp.engine_setup import clearance_for
 from askapp.models import AnswerTurn, Classification, Conversation
-from askapp.selectors.conversations import Owner
+from askapp.owners import Owner
+from askapp.permissions import clearance_for
 from askapp.services.asking import ask as ask_service
 from askapp.services.asking import ask_prepare
 from askapp.services.citations import turn_citations_record

@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from askapp.models import Citation, Classification, Document, Fact
-from askapp.selectors.conversations import Owner
+from askapp.owners import Owner
 from askapp.services.asking import ask, ask_prepare
 from askapp.services.citations import source_pointer, turn_citations_record
 from askapp.services.knowledge import document_upsert

@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from askapp.engine_setup import engine
-from engine.answer import answer_question
+from askapp.engine_setup import the_engine
 from tests.askapp.commands import run
 from tests.askapp.companyfacts import SNOWFLAKE
 
@@ -46,8 +45,8 @@ def _questions() -> list[str]:
 
 
 def _answers(questions: list[str]) -> dict[str, dict[str, Any]]:
-    built = engine()
-    return {q: answer_question(q, built.store, built.provider).to_dict() for q in questions}
+    built = the_engine()
+    return {q: built.answer(q).to_dict() for q in questions}
 
 
 @pytest.mark.django_db

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import AnonymousUser, Group, Permission
 
-from askapp.engine_setup import PUBLIC_ONLY, WITH_INTERNAL, clearance_for
+from askapp.permissions import PUBLIC_ONLY, WITH_INTERNAL, clearance_for
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,11 @@ from django.db import connection, transaction
 
 from askapp import search
 from askapp.models import Chunk, Document, Entity
-from askapp.search import chunk_search, document_chunks_rebuild
+from askapp.search import accelerator as accelerator_module
+from askapp.search import chunk_search
+from askapp.search.hits import Filters
+from askapp.search.sqlite import _levels
+from askapp.services.knowledge import document_chunks_rebuild
 from tests.factories import DocumentFactory, EntityFactory
 
 ALL = frozenset({"PUBLIC", "INTERNAL", "RESTRICTED"})
@@ -302,7 +306,7 @@ def accelerator(tmp_path):
 
 
 def accelerated(accelerator, query: str, classifications=ALL, entities=None) -> list[str]:
-    filters = search._Filters(tuple(sorted(classifications)), entities)
+    filters = Filters(tuple(sorted(classifications)), entities)
     hits = search._accelerated(accelerator, search.query_terms(query), 10, filters, "default")
     assert hits is not None, "the accelerator declined to answer"
     return [hit.title for hit in hits]
@@ -407,18 +411,18 @@ def test_the_accelerator_narrows_by_entity(accelerator):
 @sqlite_only
 @pytest.mark.django_db(transaction=True)
 def test_a_large_backlog_is_applied_in_the_background_while_fts5_answers(accelerator, monkeypatch):
-    monkeypatch.setattr(search, "INLINE_BACKLOG", 0)
+    monkeypatch.setattr(accelerator_module, "INLINE_BACKLOG", 0)
     make_document("memo", "Derivatives were marked to market.")
-    filters = search._Filters(("PUBLIC",), None)
+    filters = Filters(("PUBLIC",), None)
     assert accelerator.search(["derivatives"], 10, filters) is None  # FTS5 answers meanwhile
     accelerator._worker.join(timeout=30)
     assert accelerated(accelerator, "derivatives") == ["memo"]
 
 
 def test_fts5_levels_drop_the_commonest_terms_first():
-    assert search._levels(1) == [1]
-    assert search._levels(3) == [3, 2, 1]
-    assert search._levels(9) == [9, 8, 7, 1]
+    assert _levels(1) == [1]
+    assert _levels(3) == [3, 2, 1]
+    assert _levels(9) == [9, 8, 7, 1]
 
 
 def test_a_passage_missing_a_common_word_still_ranks_by_its_rare_ones():

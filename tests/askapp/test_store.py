@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from askapp.models import Document, Entity, Fact
-from askapp.search import document_chunks_rebuild
+from askapp.services.knowledge import document_chunks_rebuild
 from askapp.store import DatabaseStore
 from engine import types as et
 from engine.store import KnowledgeStore

@@ -15,6 +15,7 @@ import pytest
 
 from engine import gate as gate_module
 from engine.gate import GateResult, SecurityGate
+from engine.gate.gate import _ALL_RULES, _TRIGGER_WORDS, _needs_close_reading
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "eval"
 
@@ -263,17 +264,13 @@ def test_fast_screen_sends_every_attack_to_close_reading(question: str, reason: 
     """The fast screen is only an optimisation: it must never wave an attack through."""
     text = question.strip()
     if reason != gate_module.INVISIBLE_CHARACTERS:
-        assert gate_module._needs_close_reading(text)
+        assert _needs_close_reading(text)
 
 
 def test_every_rule_key_is_in_the_fast_screen() -> None:
     """A rule whose key words the fast screen does not know could never fire on ASCII text."""
-    triggers = {word.decode() for word in gate_module._TRIGGER_WORDS}
-    uncovered = [
-        rule.pattern.pattern[:60]
-        for rule in gate_module._ALL_RULES
-        if not rule.needs[0] <= triggers
-    ]
+    triggers = {word.decode() for word in _TRIGGER_WORDS}
+    uncovered = [rule.pattern.pattern[:60] for rule in _ALL_RULES if not rule.needs[0] <= triggers]
     assert uncovered == []
 
 

@@ -10,16 +10,16 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from askapp.store import DatabaseStore
-from engine.evaluate import OUTCOMES, Scored, run_cases, table
+from askapp.engine_setup import the_engine
+from engine import OUTCOMES, Scored, run_cases, table
 
 
 class Command(BaseCommand):
     help = (
         "Run evaluation cases (JSON lines: question, history, expected_status, "
         "expected_figures; the admin's export of reviewed answers writes them) through the "
-        "engine over this database's knowledge base, and print how many came out correct, "
-        "wrong, refused or other."
+        "engine askapp answers with (the configured provider, over this database's knowledge "
+        "base), and print how many came out correct, wrong, refused or other."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
@@ -37,7 +37,7 @@ class Command(BaseCommand):
         cases = read_cases(path)
         if not cases:
             raise CommandError(f"{path}: no cases")
-        results = run_cases(cases, DatabaseStore())
+        results = run_cases(cases, the_engine())
         self.stdout.write(f"{path}: {len(results)} cases\n")
         self.stdout.write(table(results))
         if show:

@@ -13,9 +13,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from askapp.models import Classification
-from askapp.services import asking
 from askapp.services.knowledge import document_upsert
-from engine.answer import answer_question_stream
+from engine import Engine
 from tests.factories import PASSWORD, EntityFactory, FactFactory, MetricFactory, UserFactory
 
 APPLE_FY2023_REVENUE = Decimal("383285000000")
@@ -115,7 +114,9 @@ class EngineSpy:
 def engine_spy(monkeypatch: pytest.MonkeyPatch) -> EngineSpy:
     spy = EngineSpy()
 
-    def spying(question: str, store: Any, provider: Any, **kwargs: Any) -> Any:
+    stream = Engine.stream
+
+    def spying(engine: Engine, question: str, **kwargs: Any) -> Any:
         session = kwargs.get("session")
         spy.calls.append(
             {
@@ -124,9 +125,9 @@ def engine_spy(monkeypatch: pytest.MonkeyPatch) -> EngineSpy:
                 "session_history": session.history() if session else None,
             }
         )
-        return answer_question_stream(question, store, provider, **kwargs)
+        return stream(engine, question, **kwargs)
 
-    monkeypatch.setattr(asking, "answer_question_stream", spying)
+    monkeypatch.setattr(Engine, "stream", spying)
     return spy
 
 

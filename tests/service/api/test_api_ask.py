@@ -13,13 +13,13 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from askapp.api.sse import answer_frames
-from askapp.engine_setup import PUBLIC_ONLY as PUBLIC
-from askapp.engine_setup import Engine
 from askapp.models import Citation, Conversation, Turn
-from askapp.selectors.conversations import Owner
+from askapp.owners import Owner
+from askapp.permissions import PUBLIC_ONLY as PUBLIC
 from askapp.services import asking
 from askapp.services.asking import ask_prepare
 from askapp.store import DatabaseStore
+from engine import Engine
 from engine.errors import ProviderBadResponse, ProviderRateLimited, ProviderTimeout
 from engine.providers.base import Completion
 from engine.providers.mock import MockProvider
@@ -358,9 +358,8 @@ def failing(monkeypatch: pytest.MonkeyPatch) -> Any:
         setup = Engine(
             provider=FailingProvider(error, after_words=after_words),
             store=DatabaseStore(),
-            history_turns=20,
         )
-        monkeypatch.setattr(asking, "engine", lambda: setup)
+        monkeypatch.setattr(asking, "the_engine", lambda: setup)
 
     return use
 
