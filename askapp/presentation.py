@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from askapp.models import Turn
-from engine import Answer, Carried, Figure, Source, format_value
+from engine import Answer, Carried, Figure, Source, cited_pieces, format_value
 
 SLOT_WORDS = {
     "entity": "company",
@@ -192,21 +192,8 @@ class SourceView:
 
 
 def excerpt_parts(excerpt: str, spans: Sequence[tuple[int, int]]) -> list[ExcerptPart]:
-    """The excerpt as plain and cited parts, in order; spans that do not fit the excerpt
-    (a damaged record) are ignored rather than trusted."""
-    parts: list[ExcerptPart] = []
-    position = 0
-    for start, end in sorted(s for s in spans if 0 <= s[0] < s[1] <= len(excerpt)):
-        start = max(start, position)
-        if start >= end:
-            continue
-        if start > position:
-            parts.append(ExcerptPart(excerpt[position:start], cited=False))
-        parts.append(ExcerptPart(excerpt[start:end], cited=True))
-        position = end
-    if position < len(excerpt) or not parts:
-        parts.append(ExcerptPart(excerpt[position:], cited=False))
-    return parts
+    """The excerpt as plain and cited parts, in order."""
+    return [ExcerptPart(excerpt[a:b], cited) for a, b, cited in cited_pieces(excerpt, spans)]
 
 
 def sources(turn: Turn, answer: Answer) -> list[SourceView]:

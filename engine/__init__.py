@@ -55,6 +55,7 @@ from engine.narrative import (
 )
 from engine.numbers import format_value
 from engine.parser import IntentParser, parser_for
+from engine.passages import cited_pieces
 from engine.periods import normalise_period
 from engine.providers.base import Completion, Message, Provider, ToolCall
 from engine.providers.mock import MockProvider
@@ -163,6 +164,7 @@ __all__ = [
     "Vocabulary",
     "answer_question",
     "answer_question_stream",
+    "cited_pieces",
     "decimal_text",
     "default_pipeline",
     "figure_spans",

@@ -10,6 +10,7 @@ a table's caption or a bullet without a verb.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 TABLE_NOTE = "[table not shown]"
@@ -198,3 +199,21 @@ def years(text: str) -> set[int]:
         else:
             found.add(2000 + int(match.group(2)))
     return found
+
+
+def cited_pieces(text: str, spans: Sequence[tuple[int, int]]) -> list[tuple[int, int, bool]]:
+    """(start, end, cited) pieces covering `text` in order, cited where a span says an answer
+    quotes it; spans that do not fit the text (a damaged record) are ignored, not trusted."""
+    pieces: list[tuple[int, int, bool]] = []
+    position = 0
+    for start, end in sorted(s for s in spans if 0 <= s[0] < s[1] <= len(text)):
+        start = max(start, position)
+        if start >= end:
+            continue
+        if start > position:
+            pieces.append((position, start, False))
+        pieces.append((start, end, True))
+        position = end
+    if position < len(text) or not pieces:
+        pieces.append((position, len(text), False))
+    return pieces

@@ -32,6 +32,7 @@ from engine import (
     Intent,
     Mention,
     Source,
+    cited_pieces,
     decimal_text,
     figure_spans,
     figures_in,
@@ -151,30 +152,12 @@ def highlight(
     """`text`, escaped, with each figure the answer cites wrapped in <mark> and each sentence
     it cites (`sentences`: offsets into `text`) in <span class="cited-sentence">."""
     segments = []
-    for start, end, sentence in excerpt_segments(text, sentences):
+    for start, end, sentence in cited_pieces(text, sentences):
         marked = _marked_figures(text, start, end, cited)
         segments.append(
             (format_html('<span class="cited-sentence">{}</span>', marked) if sentence else marked,)
         )
     return format_html_join("", "{}", segments)
-
-
-def excerpt_segments(
-    text: str, sentences: Sequence[tuple[int, int]]
-) -> list[tuple[int, int, bool]]:
-    """(start, end, cited) pieces covering `text`; spans outside it are ignored."""
-    pieces: list[tuple[int, int, bool]] = []
-    position = 0
-    for start, end in sorted(s for s in sentences if 0 <= s[0] < s[1] <= len(text)):
-        start = max(start, position)
-        if start >= end:
-            continue
-        if start > position:
-            pieces.append((position, start, False))
-        pieces.append((start, end, True))
-        position = end
-    pieces.append((position, len(text), False))
-    return pieces
 
 
 def _marked_figures(text: str, start: int, end: int, cited: set[Mention]) -> SafeString:
