@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponseBase
@@ -25,4 +26,21 @@ class SyncStackMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        return self.get_response(request)
+
+
+class TrailingSlashMiddleware:
+    """/v1/docs/ is /v1/docs: a trailing slash on an API path (or /healthz) is dropped
+    before the URL is resolved, for every method. The chat pages' URLs end in a slash and
+    Django's APPEND_SLASH adds a missing one; the API's do not, and a redirect cannot carry
+    a POST, so the API's are read as if written without it."""
+
+    _TOLERANT = re.compile(r"^/(v1/.+|healthz)/+$")
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if self._TOLERANT.match(request.path_info):
+            request.path_info = request.path_info.rstrip("/")
         return self.get_response(request)

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from askapp.models import Turn
-from engine import Answer, Carried, Figure, Source, cited_pieces, format_value
+from engine import SCOPE, Answer, Carried, Choice, Figure, Source, cited_pieces, format_value
 
 SLOT_WORDS = {
     "entity": "company",
@@ -99,11 +99,22 @@ def _question_id(grouped: list[Exchange]) -> Any:
 
 @dataclass(frozen=True)
 class CarriedNote:
-    """'company and metric carried from your first question' and the question it names."""
+    """'company and metric carried from your first question' and the question it names, or
+    for a slot that came from no question, why it was filled ('the only company ...')."""
 
     slots: str
     source: str
     question: str
+    reason: str = ""
+
+    @property
+    def sentence(self) -> str:
+        """The note as one line of plain text (for the copied Markdown)."""
+        slots = self.slots[:1].upper() + self.slots[1:]
+        if self.reason:
+            return f"{slots}: {self.reason}."
+        asked = f": “{self.question}”" if self.question else ""
+        return f"{slots} carried from {self.source}{asked}."
 
 
 def understood(intent: Mapping[str, Any] | None) -> str:
@@ -133,6 +144,9 @@ def carried_notes(
         )
     notes = []
     for (from_turn, question), slots in groups.items():
+        if from_turn == 0 and question not in ("", SCOPE):
+            notes.append(CarriedNote(slots=_and(slots), source="", question="", reason=question))
+            continue
         if from_turn == 0:
             source, question = "this conversation's scope", ""
         else:
@@ -382,14 +396,29 @@ class AnswerView:
     chart: Chart | None
     reason: str
     verdict: str = ""  # the reader's own feedback: up, down or empty
+    choices: list[Choice] = field(default_factory=list)
+    ordinal: int = 0  # the number of the question it answers, for unique region names
 
     @property
     def status(self) -> str:
         return self.turn.status
 
+    @property
+    def markdown(self) -> str:
+        return answer_markdown(self)
+
+    @property
+    def entity(self) -> str:
+        """The first company the question was understood to be about, or ''."""
+        entities = (self.turn.intent or {}).get("entities") or ()
+        return str(entities[0]) if entities else ""
+
+
+CHOOSING = (Turn.Status.CLARIFY, Turn.Status.NOT_FOUND)
+
 
 def answer_view(
-    turn: Turn, earlier_questions: Sequence[Turn] = (), *, verdict: str = ""
+    turn: Turn, earlier_questions: Sequence[Turn] = (), *, verdict: str = "", ordinal: int = 0
 ) -> AnswerView:
     """Everything the answer template shows. A not-found or blocked answer never shows a
     figure, a source or a chart, whatever the stored turn holds."""
@@ -412,7 +441,36 @@ def answer_view(
         chart=None if plain else chart(turn, answer),
         reason=reason_label(turn.reason),
         verdict=verdict,
+        choices=list(answer.choices) if status in CHOOSING else [],
+        ordinal=ordinal,
     )
+
+
+def answer_markdown(view: AnswerView) -> str:
+    """The answer as Markdown: its text with the citation numbers, what was carried, and the
+    numbered sources the numbers point to (what Copy puts on the clipboard)."""
+    lines = [view.turn.text.strip()]
+    if view.carried:
+        lines += ["", *(f"_{note.sentence}_" for note in view.carried)]
+    if view.sources:
+        lines += ["", "Sources:", ""]
+        lines += [f"{source.number}. {_source_line(source)}" for source in view.sources]
+    return "\n".join(lines) + "\n"
+
+
+def _source_line(source: SourceView) -> str:
+    data = source.data
+    if source.is_fact:
+        parts = [data.title, source.value, data.reference]
+        return ", ".join(part for part in parts if part)
+    excerpt = " ".join(data.excerpt.split())
+    if len(excerpt) > EXCERPT_IN_MARKDOWN:
+        excerpt = excerpt[: EXCERPT_IN_MARKDOWN - 1].rsplit(" ", 1)[0] + "…"
+    head = ", ".join(part for part in (data.title, data.reference) if part)
+    return f"{head}: “{excerpt}”" if excerpt else head
+
+
+EXCERPT_IN_MARKDOWN = 240
 
 
 @dataclass
@@ -439,7 +497,9 @@ def exchange_views(
     asked: list[Turn] = list(earlier)
     for exchange in exchanges(turns, asked_before=len(asked)):
         answers = [
-            answer_view(turn, asked, verdict=verdicts.get(str(turn.pk), ""))
+            answer_view(
+                turn, asked, verdict=verdicts.get(str(turn.pk), ""), ordinal=exchange.ordinal
+            )
             for turn in exchange.answers
         ]
         views.append(ExchangeView(exchange, answers))

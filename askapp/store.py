@@ -115,6 +115,19 @@ class DatabaseStore:
                 self._series.popitem(last=False)
         return series
 
+    def holdings(
+        self, *, entity: str | None = None, metric: str | None = None
+    ) -> list[engine.Holding]:
+        """What is held for one entity, one metric or both: names, periods and
+        classifications in one query, no values (the engine filters by clearance)."""
+        rows = Fact.objects.using(self.using)
+        if entity is not None:
+            rows = rows.filter(entity__name=entity)
+        if metric is not None:
+            rows = rows.filter(metric__name=metric)
+        fields = ("entity__name", "metric__name", "period", "classification")
+        return [engine.Holding(*row) for row in rows.order_by().values_list(*fields)]
+
     # passages
 
     def search_passages(

@@ -5,6 +5,7 @@ from askapp import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("conversations/", views.conversations, name="conversations"),
+    path("coverage/", views.coverage, name="coverage"),
     path("c/<uuid:conversation_id>/", views.conversation, name="conversation"),
     path("c/<uuid:conversation_id>/rename", views.rename, name="rename"),
     path("c/<uuid:conversation_id>/delete", views.delete, name="delete"),
@@ -14,5 +15,6 @@ urlpatterns = [
     path("accounts/login/", views.LoginView.as_view(), name="login"),
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("v1/", include("askapp.api.urls")),
 ]

@@ -18,11 +18,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.views import redirect_to_login
+from django.contrib.staticfiles import finders
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from askapp.api.throttles import AnonThrottle, UserThrottle
 from askapp.errors import AskFailed, NotFound
@@ -40,6 +41,8 @@ from askapp.selectors.conversations import (
     questions_before,
     turn_get,
 )
+from askapp.selectors.coverage import coverage as coverage_table
+from askapp.selectors.coverage import examples
 from askapp.selectors.knowledge import knowledge_base_counts
 from askapp.services.asking import ask, ask_prepare
 from askapp.services.conversations import (
@@ -51,14 +54,9 @@ from askapp.services.conversations import (
 )
 
 PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # the script puts real ids in URLs
+FAVICON = "askapp/favicon.svg"
 RECENT = 15
 PAGE_SIZE = 25
-EXAMPLES = (
-    "What was Apple's revenue in FY2023?",
-    "Compare Microsoft and Alphabet net income in FY2023",
-    "What was Tesla's revenue from FY2021 to FY2023?",
-    "What did Microsoft say about cloud revenue?",
-)
 # The page's own script and styles only: a question or excerpt that escaped escaping would
 # still not run. connect-src covers the API calls the script makes.
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -80,6 +78,19 @@ View = Callable[..., HttpResponse]
 
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, for clients that ask there rather than read the page's icon link: the
+    same SVG icon, cached for a day."""
+    path = finders.find(FAVICON)
+    if not path:
+        raise Http404("No icon.")
+    with open(path, "rb") as icon:
+        response = HttpResponse(icon.read(), content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 def chat_page(view: View) -> View:
@@ -123,21 +134,41 @@ def _page(
 # --- pages ----------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 @chat_page
 def home(request: HttpRequest, owner: Owner | None) -> HttpResponse:
-    """A new conversation: the ask form with an optional company scope."""
+    """A new conversation: the ask form with an optional company scope, and example
+    questions chosen from what the knowledge base holds for this visitor."""
+    return _landing(request, owner, AskForm())
+
+
+def _landing(
+    request: HttpRequest, owner: Owner | None, form: AskForm, status: int = 200
+) -> HttpResponse:
     return _page(
         request,
         owner,
         "chat/conversation.html",
-        form=AskForm(),
+        status=status,
+        form=form,
         counts=knowledge_base_counts(),
-        examples=EXAMPLES,
+        examples=examples(clearance=clearance_for(request.user)),
     )
 
 
-@require_GET
+@require_safe
+@chat_page
+def coverage(request: HttpRequest, owner: Owner | None) -> HttpResponse:
+    """What the knowledge base holds for this visitor: companies by period, or with
+    `?company=` that company's figures by period, each held one a question to ask."""
+    company = request.GET.get("company", "").strip()[:200]
+    table = coverage_table(clearance=clearance_for(request.user), company=company)
+    if table is None:
+        raise Http404(f"The knowledge base holds nothing you may see about {company}.")
+    return _page(request, owner, "chat/coverage.html", coverage=table, recent=[])
+
+
+@require_safe
 @chat_page
 def conversations(request: HttpRequest, owner: Owner | None) -> HttpResponse:
     """All the visitor's conversations, most recently active first, searchable."""
@@ -148,12 +179,23 @@ def conversations(request: HttpRequest, owner: Owner | None) -> HttpResponse:
     return _page(request, owner, "chat/list.html", search=search, words=words, page=page, recent=[])
 
 
-@require_GET
+@require_safe
 @chat_page
 def conversation(
     request: HttpRequest, owner: Owner | None, conversation_id: uuid.UUID
 ) -> HttpResponse:
     return _conversation_page(request, _owned(owner), conversation_id)
+
+
+def _editing(request: HttpRequest, turns: list[Turn], conversation_id: uuid.UUID) -> AskForm:
+    """The ask form; with `?edit=<question id>`, holding that earlier question to edit and
+    ask anew (the page's "Edit and ask" link, without JavaScript)."""
+    initial: dict[str, Any] = {"conversation": conversation_id}
+    edit = request.GET.get("edit", "")
+    for turn in turns:
+        if str(turn.pk) == edit and turn.role == Turn.Role.USER:
+            initial["question"] = turn.text
+    return AskForm(initial=initial)
 
 
 def _conversation_page(
@@ -173,12 +215,12 @@ def _conversation_page(
         status=status,
         conversation=chat,
         exchanges=exchange_views(turns, verdicts=owner_verdicts(owner=owner, turns=turns)),
-        form=form or AskForm(initial={"conversation": chat.pk}),
+        form=form or _editing(request, turns, chat.pk),
         rename=RenameForm(initial={"title": chat.title}),
     )
 
 
-@require_GET
+@require_safe
 @chat_page
 def turn_fragment(request: HttpRequest, owner: Owner | None, turn_id: uuid.UUID) -> HttpResponse:
     """One exchange (a question and its answer) as the conversation page renders it. The
@@ -258,15 +300,7 @@ def _ask_form_again(
     conversation_id = form.cleaned_data.get("conversation")
     if conversation_id:
         return _conversation_page(request, owner, conversation_id, form=form, status=status)
-    return _page(
-        request,
-        owner,
-        "chat/conversation.html",
-        status=status,
-        form=form,
-        counts=knowledge_base_counts(),
-        examples=EXAMPLES,
-    )
+    return _landing(request, owner, form, status=status)
 
 
 def _throttled(request: HttpRequest) -> int | None:

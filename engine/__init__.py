@@ -57,10 +57,12 @@ from engine.numbers import format_value
 from engine.parser import IntentParser, parser_for
 from engine.passages import cited_pieces
 from engine.periods import normalise_period
+from engine.plan import lookup_intent, question_for
 from engine.providers.base import Completion, Message, Provider, ToolCall
 from engine.providers.mock import MockProvider
-from engine.session import ConversationSession, Remembered
+from engine.session import SCOPE, ConversationSession, Remembered
 from engine.store import InMemoryStore, KnowledgeStore
+from engine.timeframe import period_sort_key
 from engine.topic import Topic, intent_topic
 from engine.types import (
     CLASSIFICATIONS,
@@ -72,9 +74,11 @@ from engine.types import (
     STATUSES,
     Answer,
     Carried,
+    Choice,
     Event,
     Fact,
     Figure,
+    Holding,
     Passage,
     Source,
     Status,
@@ -113,12 +117,14 @@ __all__ = [
     "OUTCOMES",
     "PUBLIC",
     "RESTRICTED",
+    "SCOPE",
     "SHOWABLE",
     "STATUSES",
     "Ambiguity",
     "Answer",
     "Asked",
     "Carried",
+    "Choice",
     "Completion",
     "ConversationSession",
     "Engine",
@@ -129,6 +135,7 @@ __all__ = [
     "Figure",
     "GateResult",
     "HistoryTurn",
+    "Holding",
     "InMemoryStore",
     "Intent",
     "IntentParser",
@@ -172,8 +179,11 @@ __all__ = [
     "final_answer",
     "format_value",
     "intent_topic",
+    "lookup_intent",
     "normalise_period",
     "parser_for",
+    "period_sort_key",
+    "question_for",
     "run_cases",
     "showable",
     "split_into_chunks",

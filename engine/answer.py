@@ -18,30 +18,40 @@ sources.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypedDict, Unpack
 
 from engine.errors import ANSWERED_FAILURES, ProviderError
 from engine.gate import SecurityGate
 from engine.grounding import Grounder, cites, sentences
-from engine.intent import Intent
+from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
 from engine.names import unknown_companies, unknown_company_text
 from engine.narrative import Pipeline, default_pipeline
+from engine.nearby import PERIOD_CHOICES
 from engine.parser import IntentParser, parser_for
-from engine.plan import Plan, Reply, make_plan
+from engine.plan import Plan, Reply, asker_for, held_instead, make_plan
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
 from engine.render import render
 from engine.session import ConversationSession
 from engine.store import KnowledgeStore
+from engine.timeframe import read_timeframe
 from engine.tools import TOOL_SCHEMAS, Toolbox
-from engine.types import DEFAULT_CLEARANCE, Answer, Carried, Event, Source, Status, Vocabulary
+from engine.types import (
+    DEFAULT_CLEARANCE,
+    Answer,
+    Carried,
+    Choice,
+    Event,
+    Source,
+    Status,
+    Vocabulary,
+)
 
 HistoryTurn = tuple[str, str]
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 MAX_TOOL_STEPS = 6
-LOOSE_WORDS_FOR_NARRATIVE = 2
 MAX_CALLS_PER_STEP = 16
 
 UNSUPPORTED_TEXT = (
@@ -204,9 +214,9 @@ class _Run:
         if intent.kind == "unsupported":
             yield from self._finish("not_found", UNSUPPORTED_TEXT)
         elif intent.kind == "narrative":
-            yield from self._narrative(intent)
+            yield from self._narrative(intent, vocabulary)
         else:
-            plan = make_plan(intent, store, vocabulary, self.clearance)
+            plan = make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
             if isinstance(plan, Reply):
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)
             else:
@@ -221,24 +231,30 @@ class _Run:
             history=self.history, carried=self.carried, limits=self.engine.limits,
         )  # fmt: skip
         rendered = render(plan, toolbox.facts)
-        text = rendered.text
-        if rendered.status == "found" and self.carried:
-            text = f"{text} {_carried_note(self.carried)}"
+        choices = rendered.choices
+        if rendered.status == "not_found" and rendered.missing:
+            choices = held_instead(
+                plan, rendered.missing, asker_for(_check(vocabulary), vocabulary)
+            )
+        # What was carried from earlier questions is the answer's `carried`, shown beside the
+        # text by every face; the text itself says only what the knowledge base holds.
         yield from self._finish(
             rendered.status,
-            text,
+            rendered.text,
             figures=rendered.figures,
             sources=rendered.sources,
-            choices=rendered.choices,
+            choices=choices,
         )
 
     # -- narrative channel ---------------------------------------------------------------
-    def _narrative(self, intent: Intent) -> Iterator[Event]:
+    def _narrative(self, intent: Intent, vocabulary: Vocabulary) -> Iterator[Event]:
         pipeline = self.engine.pipeline or default_pipeline(self.engine.store)
         chosen = pipeline.select(intent.question, intent=intent, clearance=self.clearance)
         passages = chosen.passages
         if not passages:
-            yield from self._finish("not_found", _no_passage(intent, chosen.periods_elsewhere))
+            elsewhere = chosen.periods_elsewhere
+            choices = _in_periods(intent, elsewhere, _check(vocabulary))
+            yield from self._finish("not_found", _no_passage(intent, elsewhere), choices=choices)
             return
         grounder = Grounder(passages)
         messages = _narrative_messages(self.question, passages, self.history)
@@ -284,7 +300,7 @@ class _Run:
         *,
         figures: tuple[Any, ...] = (),
         sources: tuple[Source, ...] = (),
-        choices: tuple[str, ...] = (),
+        choices: tuple[Choice, ...] = (),
         reason: str | None = None,
         failure: type[Exception] | None = None,
         sent: bool = False,
@@ -309,6 +325,12 @@ class _Run:
         if self.session is not None and self.intent is not None and status != "blocked":
             self.session.remember(self.question, self.intent, answer)
         yield Event("done", answer)
+
+
+def _check(vocabulary: Vocabulary) -> Callable[[str], Intent]:
+    """How the engine checks the next questions it writes for choices: the vocabulary's own
+    parser, never the one given the asker's question (which sees that question only)."""
+    return parser_for(vocabulary).parse
 
 
 def _run_tool_loop(
@@ -360,17 +382,21 @@ def _narrative_messages(
     ]
 
 
-_OPERATION_NAMES = {
-    "difference": "the change",
-    "percent_change": "the percent change",
-    "ratio": "the ratio",
-    "percent_of": "the share",
-    "sum": "the sum",
-    "average": "the average",
-    "higher": "the comparison",
-    "lower": "the comparison",
-    "trend": "the trend",
-}
+def _in_periods(
+    intent: Intent, periods: Sequence[str], parse: Callable[[str], Intent]
+) -> tuple[Choice, ...]:
+    """The question asked again of each period that has passages on it ("... in FY2025?"),
+    each checked to read back as that period; nothing when the question names several."""
+    spans = read_timeframe(intent.question).spans
+    if len(spans) != 1 or len(intent.periods) != 1:
+        return ()
+    (start, end), question = spans[0], intent.question
+    choices = []
+    for period in reversed(periods[-PERIOD_CHOICES:]):
+        again = f"{question[:start]}{period}{question[end:]}"
+        if parse(again).periods == (period,):
+            choices.append(Choice(period, again))
+    return tuple(choices)
 
 
 def _no_passage(intent: Intent, elsewhere: Sequence[str]) -> str:
@@ -383,21 +409,6 @@ def _no_passage(intent: Intent, elsewhere: Sequence[str]) -> str:
         f"The knowledge base holds no {periods} passage{about} that answers this; "
         f"it holds passages on it for {', '.join(elsewhere)}."
     )
-
-
-def _carried_note(carried: tuple[Carried, ...]) -> str:
-    earlier = list(
-        dict.fromkeys(
-            _OPERATION_NAMES.get(c.value, c.value) if c.slot == "operation" else c.value
-            for c in carried
-            if c.from_turn > 0
-        )
-    )
-    parts = []
-    if earlier:
-        parts.append(f"{', '.join(earlier)} carried from your earlier question")
-    parts.extend(f"{c.value}: {c.question}" for c in carried if c.from_turn == 0)
-    return f"({'; '.join(parts)}.)"
 
 
 def _pieces(text: str) -> Iterator[str]:

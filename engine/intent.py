@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
+# A structured question with this many words linked to nothing is read as a narrative one:
+# the figures cannot say what is asked, the documents might.
+LOOSE_WORDS_FOR_NARRATIVE = 2
+
 Kind = Literal["lookup", "comparison", "multi", "narrative", "unsupported"]
 Operation = Literal[
     "difference",

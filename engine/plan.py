@@ -3,22 +3,25 @@
 A plan names every (entity, metric, period) the answer rests on. When a slot is missing and
 nothing can fill it, or the question could mean two things, the plan is a reply instead:
 `clarify` asking for exactly what is missing, or `not_found` when the knowledge base cannot
-hold the answer. A wrong figure is worse than a question back.
+hold the answer. A wrong figure is worse than a question back. Either reply offers what is
+held nearby as choices, each a whole next question (engine/nearby.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
+from engine import nearby
 from engine.intent import Intent, Operation
+from engine.nearby import MAX_CHOICES, PERIOD_CHOICES, Asker
+from engine.parser import parser_for
 from engine.store import KnowledgeStore
 from engine.timeframe import expand_range, period_sort_key
-from engine.types import Vocabulary, showable
+from engine.types import Choice, Holding, Vocabulary, showable
 
-MAX_CHOICES = 8
-PERIOD_CHOICES = 6
+Held = Mapping[tuple[str, str], Sequence[str]]  # (entity, metric) -> periods held, oldest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,50 +37,119 @@ class Plan:
     operation: Operation | None
     slots: tuple[Slot, ...]
     note: str = ""  # how a period was chosen, said in the answer ("all 3 periods held")
+    held: Held = field(default_factory=dict)  # what the asker may see of each series asked
 
 
 @dataclass(frozen=True, slots=True)
 class Reply:
     status: Literal["clarify", "not_found"]
     text: str
-    choices: tuple[str, ...] = ()
+    choices: tuple[Choice, ...] = ()
     slot: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class _Asking:
+    """What a reply needs to offer what is held nearby."""
+
+    store: KnowledgeStore
+    vocabulary: Vocabulary
+    clearance: frozenset[str]
+    asker: Asker
+
+    def holdings(self, *, entity: str | None = None, metric: str | None = None) -> list[Holding]:
+        return nearby.visible(self.store.holdings(entity=entity, metric=metric), self.clearance)
+
+
 def make_plan(
-    intent: Intent, store: KnowledgeStore, vocabulary: Vocabulary, clearance: frozenset[str]
+    intent: Intent,
+    store: KnowledgeStore,
+    vocabulary: Vocabulary,
+    clearance: frozenset[str],
+    *,
+    parse: Callable[[str], Intent],
 ) -> Plan | Reply:
-    early = _unclear(intent, vocabulary)
+    """`parse` reads a question as the engine does: nearby choices are checked with it."""
+    asking = _Asking(store, vocabulary, clearance, asker_for(parse, vocabulary))
+    early = _unclear(intent, asking)
     if early is not None:
         return early
     entities = intent.entities or (vocabulary.entities[0].name,)
     held = {(e, m): _held_periods(store, e, m, clearance) for e in entities for m in intent.metrics}
-    return _with_periods(intent.with_(entities=entities), held)
+    return _with_periods(intent.with_(entities=entities), held, asking)
 
 
-def _unclear(intent: Intent, vocabulary: Vocabulary) -> Reply | None:
+def asker_for(parse: Callable[[str], Intent], vocabulary: Vocabulary) -> Asker:
+    return Asker(parse=parse, normal=_read_range, metrics=vocabulary.metrics)
+
+
+def _unclear(intent: Intent, asking: _Asking) -> Reply | None:
+    asker = asking.asker
     if intent.ambiguous:
-        choices = intent.ambiguous[0].choices
-        return Reply("clarify", f"Which figure do you mean: {_or(choices)}?", choices, "metric")
-    if not intent.entities and len(vocabulary.entities) != 1:
-        names = tuple(t.name for t in vocabulary.entities)
-        choices = names if len(names) <= MAX_CHOICES else ()
-        return Reply("clarify", "Which company do you mean?", choices, "entity")
+        names = intent.ambiguous[0].choices
+        targets = ((intent.with_(metrics=(*intent.metrics, m), ambiguous=()), m) for m in names)
+        choices = asker.choices(targets, bare=True, limit=len(names))
+        return Reply("clarify", f"Which figure do you mean: {_or(names)}?", choices, "metric")
+    if not intent.entities and len(asking.vocabulary.entities) != 1:
+        return Reply("clarify", "Which company do you mean?", _companies(intent, asking), "entity")
     if not intent.metrics:
-        names = tuple(t.name for t in vocabulary.metrics)
-        choices = names if len(names) <= MAX_CHOICES else ()
-        return Reply("clarify", "Which figure do you mean?", choices, "metric")
+        return Reply("clarify", "Which figure do you mean?", _figures(intent, asking), "metric")
     if intent.qualifiers:
         metric = intent.metrics[0]
         words = " ".join(intent.qualifiers)
+        choice = asker.choice(intent.with_(qualifiers=()), metric, bare=True)
         return Reply(
             "clarify",
             f"The knowledge base holds {metric} as a whole, not a separate figure for "
             f"“{words}”. Do you mean {metric}?",
-            (metric,),
+            (choice,) if choice else (),
             "metric",
         )
     return None
+
+
+def _companies(intent: Intent, asking: _Asking) -> tuple[Choice, ...]:
+    """The companies holding the asked figure in the asked periods (every company, when the
+    question names no figure and there are few enough to list)."""
+    if intent.metrics:
+        names = _holders(intent, asking)
+    else:
+        names = [t.name for t in asking.vocabulary.entities]
+        if len(names) > MAX_CHOICES:
+            return ()
+    targets = ((intent.with_(entities=(name,)), name) for name in names)
+    return asking.asker.choices(targets, bare=True, limit=MAX_CHOICES)
+
+
+def _holders(intent: Intent, asking: _Asking) -> list[str]:
+    """The companies that hold every asked figure in every asked period (in some period,
+    when none is asked)."""
+    held: dict[str, set[tuple[str, str]]] = {}
+    for metric in intent.metrics:
+        for holding in asking.holdings(metric=metric):
+            held.setdefault(holding.entity, set()).add((holding.metric, holding.period))
+    wanted = [(m, p) for m in intent.metrics for p in intent.periods]
+    return sorted(
+        entity
+        for entity, pairs in held.items()
+        if set(wanted) <= pairs and set(intent.metrics) <= {m for m, _ in pairs}
+    )
+
+
+def _figures(intent: Intent, asking: _Asking) -> tuple[Choice, ...]:
+    """The figures the company holds in the asked periods (in any, when none is asked)."""
+    if not intent.entities:
+        return ()
+    metrics = _metrics_held(asking.holdings(entity=intent.entities[0]), intent.periods)
+    targets = ((intent.with_(metrics=(m,)), m) for m in metrics)
+    return asking.asker.choices(targets, bare=True, limit=MAX_CHOICES)
+
+
+def _metrics_held(holdings: Iterable[Holding], periods: Sequence[str]) -> list[str]:
+    by_metric: dict[str, set[str]] = {}
+    for held in holdings:
+        by_metric.setdefault(held.metric, set()).add(held.period)
+    return sorted(m for m, held in by_metric.items() if set(periods) <= held)
 
 
 def _held_periods(
@@ -88,30 +160,44 @@ def _held_periods(
     return sorted(periods, key=period_sort_key)
 
 
-def _with_periods(intent: Intent, held: dict[tuple[str, str], list[str]]) -> Plan | Reply:
+def _with_periods(intent: Intent, held: Held, asking: _Asking) -> Plan | Reply:
     intent = _read_range(intent)
     operation = intent.operation
     every = sorted({p for periods in held.values() for p in periods}, key=period_sort_key)
     if not every:
-        return Reply("not_found", _none_held(intent))
+        return Reply("not_found", _none_held(intent), _other_figures(intent, asking))
     if intent.relative_last:
         periods = tuple(every[-intent.relative_last :])
-        return _plan(intent, periods, f"the last {len(periods)} periods held")
+        return _plan(intent, periods, held, _last_held(len(periods)))
     if operation in ("difference", "percent_change"):
-        return _change_periods(intent, every)
+        return _change_periods(intent, every, held, asking)
     single = len(intent.entities) * len(intent.metrics) < 2 or not intent.periods
     if operation in ("sum", "average") and len(intent.periods) <= 1 and single:
-        choices = tuple(reversed(every[-PERIOD_CHOICES:]))
+        spans = nearby.recent_spans(every)
+        targets = ((intent.with_(periods=s, period_range=True), _span(s)) for s in spans)
+        choices = asking.asker.choices(targets, limit=PERIOD_CHOICES)
         return Reply("clarify", f"Over which periods should I take the {operation}?", choices)
     if operation in ("sum", "average", "trend", "higher", "lower") and not intent.periods:
         if operation in ("higher", "lower") and len(intent.entities) > 1:
-            return _ask_period(intent, every)
-        return _plan(intent, tuple(every), f"all {len(every)} periods held")
+            return _ask_period(intent, held, asking)
+        return _plan(intent, tuple(every), held, _all_held(len(every)))
     if not intent.periods:
         if every == [""]:  # figures that belong to no period (a table's "Total" column)
-            return _plan(intent, ("",))
-        return _ask_period(intent, every)
-    return _plan(intent, intent.periods)
+            return _plan(intent, ("",), held)
+        return _ask_period(intent, held, asking)
+    return _plan(intent, intent.periods, held)
+
+
+def _last_held(count: int) -> str:
+    return "the last period held" if count == 1 else f"the last {count} periods held"
+
+
+def _all_held(count: int) -> str:
+    return "the only period held" if count == 1 else f"all {count} periods held"
+
+
+def _span(periods: Sequence[str]) -> str:
+    return f"{periods[0]} to {periods[-1]}"
 
 
 AGGREGATES = ("sum", "average", "trend", "higher", "lower")
@@ -131,35 +217,51 @@ def _read_range(intent: Intent) -> Intent:
     return intent
 
 
-def _change_periods(intent: Intent, every: list[str]) -> Plan | Reply:
+def _change_periods(intent: Intent, every: list[str], held: Held, asking: _Asking) -> Plan | Reply:
     periods = sorted(intent.periods, key=period_sort_key)
     cross = len(intent.entities) > 1 or len(intent.metrics) > 1
     if len(periods) >= 2:
-        return _plan(intent, (periods[0], periods[-1]))
+        return _plan(intent, (periods[0], periods[-1]), held)
     if len(periods) == 1 and cross:
-        return _plan(intent, tuple(periods))
+        return _plan(intent, tuple(periods), held)
     if len(periods) == 1:
         earlier = [p for p in every if period_sort_key(p) < period_sort_key(periods[0])]
         if not earlier:
-            return Reply(
-                "not_found",
-                f"The knowledge base holds no period before {periods[0]} to compare with.",
-            )
-        return _plan(
-            intent, (earlier[-1], periods[0]), f"{earlier[-1]} is the previous period held"
-        )
+            return _nothing_before(intent, periods[0], every, asking)
+        note = f"{earlier[-1]} is the previous period held"
+        return _plan(intent, (earlier[-1], periods[0]), held, note)
     if cross:
-        return _ask_period(intent, every)
-    choices = tuple(reversed(every[-PERIOD_CHOICES:]))
+        return _ask_period(intent, held, asking)
+    pairs = nearby.recent_pairs(every)
+    targets = ((intent.with_(periods=pair, period_range=True), _span(pair)) for pair in pairs)
+    choices = asking.asker.choices(targets, limit=PERIOD_CHOICES)
     return Reply("clarify", "Which two periods should I compare?", choices, "period")
 
 
-def _ask_period(intent: Intent, every: list[str]) -> Reply:
-    choices = tuple(reversed([p for p in every if p][-PERIOD_CHOICES:]))
+def _nothing_before(intent: Intent, period: str, every: list[str], asking: _Asking) -> Reply:
+    """A change from the previous period, asked of the first period held: offer the change
+    to the next one instead."""
+    later = [p for p in every if period_sort_key(p) > period_sort_key(period)]
+    pairs = [(period, p) for p in later[:1]]
+    targets = ((intent.with_(periods=pair), _span(pair)) for pair in pairs)
+    return Reply(
+        "not_found",
+        f"The knowledge base holds no period before {period} to compare with.",
+        asking.asker.choices(targets, limit=1),
+    )
+
+
+def _ask_period(intent: Intent, held: Held, asking: _Asking) -> Reply:
+    """Which period: those held for every figure asked (for any, when none is held for all)."""
+    series = [set(periods) for periods in held.values()]
+    every = set.intersection(*series) or set.union(*series)
+    periods = nearby.newest_first(every)[:PERIOD_CHOICES]
+    targets = ((intent.with_(periods=(p,)), p) for p in periods)
+    choices = asking.asker.choices(targets, bare=True, limit=PERIOD_CHOICES)
     return Reply("clarify", "Which period do you mean?", choices, "period")
 
 
-def _plan(intent: Intent, periods: Sequence[str], note: str = "") -> Plan:
+def _plan(intent: Intent, periods: Sequence[str], held: Held, note: str = "") -> Plan:
     if intent.operation in ("ratio", "percent_of"):
         intent = intent.with_(metrics=_denominator_last(intent.metrics))
     slots = tuple(
@@ -169,7 +271,7 @@ def _plan(intent: Intent, periods: Sequence[str], note: str = "") -> Plan:
         for period in periods
     )
     return Plan(intent=intent.with_(periods=tuple(periods)), operation=intent.operation,
-                slots=slots, note=note)  # fmt: skip
+                slots=slots, note=note, held=held)  # fmt: skip
 
 
 def _denominator_last(metrics: tuple[str, ...]) -> tuple[str, ...]:
@@ -185,8 +287,80 @@ def _none_held(intent: Intent) -> str:
     return f"The knowledge base holds no {what} for {_or(intent.entities)}."
 
 
+def _other_figures(intent: Intent, asking: _Asking) -> tuple[Choice, ...]:
+    """Nothing of the asked figure is held for the company: the figures it holds in the
+    asked periods (or, holding none then, in its nearest period), else the companies that
+    hold the asked figure."""
+    entity = intent.entities[0]
+    holdings = asking.holdings(entity=entity)
+    if not holdings:
+        targets = ((intent.with_(entities=(e,)), e) for e in _holders(intent, asking))
+        return asking.asker.choices(targets, limit=MAX_CHOICES)
+    metrics = _metrics_held(holdings, intent.periods)
+    if metrics:
+        targets = ((intent.with_(entities=(entity,), metrics=(m,)), m) for m in metrics)
+        return asking.asker.choices(targets, limit=MAX_CHOICES)
+    asked = intent.periods[-1] if intent.periods else ""
+    (period,) = nearby.nearest({h.period for h in holdings}, asked, 1) or ("",)
+    lookups = (
+        (_lookup(entity, m, period), f"{m}, {period}") for m in _metrics_held(holdings, (period,))
+    )
+    return asking.asker.choices(lookups, limit=MAX_CHOICES)
+
+
+def _lookup(entity: str, metric: str, period: str) -> Intent:
+    return Intent(question="", kind="lookup", entities=(entity,), metrics=(metric,),
+                  periods=(period,) if period else ())  # fmt: skip
+
+
 def _or(names: Sequence[str]) -> str:
     names = list(names)
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def held_instead(plan: Plan, missing: Sequence[Slot], asker: Asker) -> tuple[Choice, ...]:
+    """A figure the plan needs is not held: the same question about the periods held nearest
+    to the missing one (a lookup of that figure, or the calculation with that period
+    swapped), keeping only questions whose every figure is held for the asker."""
+    slot = missing[0]
+    series = plan.held.get((slot.entity, slot.metric), ())
+    intent = plan.intent
+    targets: list[tuple[Intent, str]] = []
+    if plan.operation is None:
+        for period in nearby.nearest(series, slot.period, PERIOD_CHOICES):
+            targets.append((_lookup(slot.entity, slot.metric, period), period))
+    elif plan.operation in AGGREGATES and intent.period_range:
+        span = tuple(p for p in intent.periods if _fully_held(plan, intent.with_(periods=(p,))))
+        if len(span) >= 2 and span != intent.periods:
+            targets.append((intent.with_(periods=span), _span(span)))
+    else:
+        for period in nearby.nearest(series, slot.period, PERIOD_CHOICES):
+            periods = tuple(period if p == slot.period else p for p in intent.periods)
+            if len(set(periods)) == len(periods):
+                label = _span(periods) if len(periods) == 2 else period
+                targets.append((intent.with_(periods=periods), label))
+    held = [(target, label) for target, label in targets if _fully_held(plan, target)]
+    return asker.choices(held, limit=PERIOD_CHOICES)
+
+
+def _fully_held(plan: Plan, target: Intent) -> bool:
+    return all(
+        period in plan.held.get((entity, metric), ())
+        for entity in target.entities
+        for metric in target.metrics
+        for period in target.periods
+    )
+
+
+def question_for(intent: Intent, vocabulary: Vocabulary) -> str | None:
+    """A whole question the engine reads as `intent`, in the words nearby choices use, or
+    None when none can be written (for callers that offer questions of their own)."""
+    choice = asker_for(parser_for(vocabulary).parse, vocabulary).choice(intent, "")
+    return choice.question if choice else None
+
+
+def lookup_intent(entity: str, metric: str, period: str = "") -> Intent:
+    """One figure, as the parser would understand a question asking for it."""
+    return _lookup(entity, metric, period)

@@ -13,7 +13,7 @@ from decimal import Decimal
 from engine.calc import PERCENT_UNIT, compute
 from engine.numbers import format_value
 from engine.plan import Plan, Slot
-from engine.types import Fact, Figure, Source, Status
+from engine.types import Choice, Fact, Figure, Source, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +22,8 @@ class Rendered:
     text: str
     figures: tuple[Figure, ...] = ()
     sources: tuple[Source, ...] = ()
-    choices: tuple[str, ...] = ()
+    choices: tuple[Choice, ...] = ()
+    missing: tuple[Slot, ...] = ()  # not_found: the figures the knowledge base lacks
 
 
 class _Citations:
@@ -56,7 +57,8 @@ def render(plan: Plan, evidence: Mapping[str, Fact]) -> Rendered:
     facts = [fact for _, fact in found if fact is not None]
     missing = [slot for slot, fact in found if fact is None]
     if missing or not facts:
-        return Rendered("not_found", _missing_sentence(missing or list(plan.slots)))
+        lacking = tuple(missing or plan.slots)
+        return Rendered("not_found", _missing_sentence(lacking), missing=lacking)
     return _OPERATIONS[plan.operation](plan, facts)
 
 
@@ -69,7 +71,7 @@ def _lookups(plan: Plan, found: list[tuple[Slot, Fact | None]]) -> Rendered:
     ]
     missing = [slot for slot, fact in found if fact is None]
     if not sentences:
-        return Rendered("not_found", _missing_sentence(missing))
+        return Rendered("not_found", _missing_sentence(missing), missing=tuple(missing))
     if missing:
         sentences.append(_missing_sentence(missing))
     return _done(notes, sentences, plan.note)
@@ -205,16 +207,21 @@ def _percent_doubt(plan: Plan, first: Fact, second: Fact) -> Rendered | None:
             "clarify",
             f"{_label(first)} and {_label(second)} are percentages: do you mean the change in "
             "percentage points or the relative change in percent?",
-            choices=(POINTS_CHOICE, RELATIVE_CHOICE),
+            choices=_replies(POINTS_CHOICE, RELATIVE_CHOICE),
         )
     if first.value < 0:
         return Rendered(
             "clarify",
             f"{_label(first)} is negative, so a percent change from it would mislead. "
             "Do you mean the change in amount?",
-            choices=(AMOUNT_CHOICE,),
+            choices=_replies(AMOUNT_CHOICE),
         )
     return None
+
+
+def _replies(*words: str) -> tuple[Choice, ...]:
+    """Replies the conversation's session completes (the operation it carries)."""
+    return tuple(Choice(word, word) for word in words)
 
 
 def _pair(plan: Plan, facts: list[Fact]) -> tuple[Fact, Fact]:

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from engine.types import Fact, Passage, Term, Vocabulary
+from engine.types import Fact, Holding, Passage, Term, Vocabulary
 
 
 class KnowledgeStore(Protocol):
@@ -25,6 +25,11 @@ class KnowledgeStore(Protocol):
         self, *, entity: str, metric: str, periods: Sequence[str] | None = None
     ) -> list[Fact]:
         """Facts for one entity and metric (canonical names), in the given periods or all."""
+        ...
+
+    def holdings(self, *, entity: str | None = None, metric: str | None = None) -> list[Holding]:
+        """Which (entity, metric, period) the store holds, with each one's classification and
+        no value: one entity's, one metric's, or both's. The caller filters by clearance."""
         ...
 
     def search_passages(
@@ -96,6 +101,14 @@ class InMemoryStore:
         if periods is None:
             return [by_period[p] for p in sorted(by_period)]
         return [by_period[p] for p in periods if p in by_period]
+
+    def holdings(self, *, entity: str | None = None, metric: str | None = None) -> list[Holding]:
+        return [
+            Holding(fact.entity, fact.metric, fact.period, fact.classification)
+            for (held_entity, held_metric), by_period in self._facts.items()
+            if entity in (None, held_entity) and metric in (None, held_metric)
+            for fact in by_period.values()
+        ]
 
     def search_passages(
         self,

@@ -252,6 +252,40 @@ class Carried:
 
 
 @dataclass(frozen=True, slots=True)
+class Choice:
+    """A next question an answer offers: the button's words, and the question it asks.
+
+    A choice the engine could complete asks a whole question ("What was Tesla's Revenue in
+    FY2021?"), checked to read back as meant; one it could not is a bare reply ("FY2021")
+    that the conversation's session completes, as a typed reply would be.
+    """
+
+    label: str
+    question: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"label": self.label, "question": self.question}
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any] | str) -> Choice:
+        """A stored choice; answers stored before choices had questions hold bare strings."""
+        if isinstance(data, str):
+            return cls(data, data)
+        label = str(data.get("label") or data.get("question") or "")
+        return cls(label, str(data.get("question") or label))
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """That the store holds a figure, without its value: what nearby choices are made of."""
+
+    entity: str
+    metric: str
+    period: str
+    classification: str = PUBLIC
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     text: str
     status: Status
@@ -260,7 +294,8 @@ class Answer:
     intent: Mapping[str, Any] = field(default_factory=dict)
     carried: tuple[Carried, ...] = ()
     reason: str | None = None  # blocked: the gate's reason code; error: what failed
-    choices: tuple[str, ...] = ()  # clarify: the valid answers to the question asked back
+    # clarify: the valid answers to the question asked back; not_found: what is held nearby
+    choices: tuple[Choice, ...] = ()
     provider: str = ""
     model: str = ""
     failure: type[Exception] | None = None  # error: the class of what failed (engine.errors)
@@ -284,7 +319,7 @@ class Answer:
             intent=dict(data.get("intent") or {}),
             carried=tuple(Carried.from_dict(c) for c in data.get("carried") or ()),
             reason=reason,
-            choices=tuple(str(c) for c in data.get("choices") or ()),
+            choices=tuple(Choice.from_stored(c) for c in data.get("choices") or ()),
             provider=_text(data.get("provider")),
             model=_text(data.get("model")),
             failure=failure_named(reason) if status == "error" and reason else None,
@@ -300,7 +335,7 @@ class Answer:
             "intent": dict(self.intent),
             "carried": [c.to_dict() for c in self.carried],
             "reason": self.reason,
-            "choices": list(self.choices),
+            "choices": [c.to_dict() for c in self.choices],
             "provider": self.provider,
             "model": self.model,
         }

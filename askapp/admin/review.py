@@ -27,8 +27,9 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.text import Truncator
 
+from askapp.admin import columns
+from askapp.admin.held import held_panel
 from askapp.admin.knowledge import CITES_PARAMETER, may_see_restricted
 from askapp.admin.panels import answer_panels
 from askapp.models import (
@@ -46,8 +47,10 @@ from askapp.services.replay import answer_replay
 from askapp.services.reviews import review_clear, review_set
 
 REVIEW_PERMISSIONS = ("askapp.add_review", "askapp.change_review")
+# Review pages use the whole width: the admin's app list beside them would take 300 pixels
+# from the answer list (the breadcrumbs still lead back).
+WIDE = {"is_nav_sidebar_enabled": False}
 REPLAY_LIMIT = 10
-EXCERPT = 100
 
 
 # --- conversations --------------------------------------------------------------------------
@@ -246,6 +249,7 @@ class ReviewInlineForm(_RightFigureOnlyWhenWrong, forms.ModelForm):
     class Meta:
         model = Review
         fields = ("verdict", "note", "expected_value")
+        widgets = {"note": forms.Textarea(attrs={"rows": 2, "cols": 60})}
 
 
 class ReviewInline(admin.StackedInline):
@@ -274,10 +278,12 @@ def _feedback_count(value: str) -> Coalesce:
 
 @admin.register(AnswerTurn)
 class AnswerTurnAdmin(admin.ModelAdmin):
+    # Compact cells (askapp/admin/columns.py): fifty answers fit a 1280-pixel screen.
     list_display = (
-        "question", "answer", "status", "refused_shown", "source_count", "provider_shown",
-        "latency", "feedback", "verdict", "created",
+        "exchange", "status_shown", "source_count", "feedback", "verdict", "latency",
+        "created_shown",
     )  # fmt: skip
+    list_display_links = ("exchange",)
     list_select_related = ("answers", "review")
     list_filter = (
         "status", RefusedFilter, BlockedFilter, FeedbackFilter, VerdictFilter, "provider",
@@ -289,7 +295,7 @@ class AnswerTurnAdmin(admin.ModelAdmin):
     change_form_template = "admin/askapp/answerturn/change_form.html"
     inlines = (ReviewInline,)
     _answered = (
-        "text", "status", "refused", "reason", "choices", "provider", "model", "latency_ms",
+        "text", "status", "refused", "reason", "choices_shown", "provider", "model", "latency_ms",
         "created",
     )  # fmt: skip
     fieldsets = (
@@ -339,43 +345,33 @@ class AnswerTurnAdmin(admin.ModelAdmin):
 
     # columns
 
-    @admin.display(description="question", ordering="answers__text")
-    def question(self, turn: Turn) -> str:
-        return Truncator(turn.answers.text if turn.answers_id else "").chars(EXCERPT)
+    @admin.display(description="question and answer", ordering="answers__text")
+    def exchange(self, turn: Turn) -> str:
+        return columns.exchange_cell(turn.answers.text if turn.answers_id else "", turn.text)
 
-    @admin.display(description="answer")
-    def answer(self, turn: Turn) -> str:
-        return Truncator(turn.text).chars(EXCERPT)
+    @admin.display(description="status", ordering="status")
+    def status_shown(self, turn: Turn) -> str:
+        return columns.status_chip(turn)
 
-    @admin.display(description="refused as not found", boolean=True, ordering="refused")
-    def refused_shown(self, turn: Turn) -> bool:
-        return turn.refused
-
-    @admin.display(description="sources")
+    @admin.display(description="src")
     def source_count(self, turn: Turn) -> int:
         return len(turn.sources or ())
 
-    @admin.display(description="provider", ordering="provider")
-    def provider_shown(self, turn: Turn) -> str:
-        return " / ".join(part for part in (turn.provider, turn.model) if part)
-
-    @admin.display(description="latency", ordering="latency_ms")
-    def latency(self, turn: Turn) -> str:
-        return "" if turn.latency_ms is None else f"{turn.latency_ms} ms"
-
     @admin.display(description="feedback")
     def feedback(self, turn: Any) -> str:
-        parts = [
-            f"{n} {word}"
-            for n, word in ((turn.feedback_up, "up"), (turn.feedback_down, "down"))
-            if n
-        ]
-        return " · ".join(parts)
+        return columns.feedback_cell(turn.feedback_up, turn.feedback_down)
 
     @admin.display(description="verdict", ordering="review__verdict")
     def verdict(self, turn: Turn) -> str:
-        review = getattr(turn, "review", None)
-        return review.get_verdict_display() if review else ""
+        return columns.verdict_chip(getattr(turn, "review", None))
+
+    @admin.display(description="time", ordering="latency_ms")
+    def latency(self, turn: Turn) -> str:
+        return columns.latency_cell(turn)
+
+    @admin.display(description="asked", ordering="created")
+    def created_shown(self, turn: Turn) -> str:
+        return columns.when_cell(turn.created)
 
     # fields of the answer page
 
@@ -394,21 +390,28 @@ class AnswerTurnAdmin(admin.ModelAdmin):
     def question_text(self, turn: Turn) -> str:
         return turn.answers.text if turn.answers_id else ""
 
+    @admin.display(description="choices")
+    def choices_shown(self, turn: Turn) -> str:
+        return columns.choices_list(turn.choices)
+
     # the answer page
 
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
     ) -> HttpResponse:
         turn = self.get_object(request, object_id)
-        context = dict(extra_context or {})
+        context = {**(extra_context or {}), **WIDE}
         if turn is not None and self.has_view_or_change_permission(request, turn):
             window = answer_window(turn=turn)
-            context["panels"] = answer_panels(
-                turn, window, may_see_restricted=may_see_restricted(request)
-            )
+            seer = may_see_restricted(request)
+            context["panels"] = answer_panels(turn, window, may_see_restricted=seer)
+            context["held"] = held_panel(turn, may_see_restricted=seer)
             context["replay_url"] = reverse("admin:askapp_answerturn_replay", args=[turn.pk])
             context["title"] = "Review answer"
         return super().change_view(request, object_id, form_url, context)
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
+        return super().changelist_view(request, {**(extra_context or {}), **WIDE})
 
     def get_urls(self) -> list[Any]:
         replay = self.admin_site.admin_view(self.replay_view)

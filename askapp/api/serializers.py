@@ -15,6 +15,7 @@ from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from askapp.models import Feedback, Turn
+from engine import Choice
 
 QUESTION_MAX = 4000
 HISTORY_MAX_TURNS = 50
@@ -140,6 +141,14 @@ class CarriedDoc(serializers.Serializer):
     question = serializers.CharField()
 
 
+class ChoiceDoc(serializers.Serializer):
+    label = serializers.CharField(help_text="What a button offering the choice shows.")
+    question = serializers.CharField(
+        help_text="The question to ask for it: a whole question, or a bare reply that "
+        "completes the question asked back when asked in the same conversation."
+    )
+
+
 @extend_schema_field(FigureDoc(many=True))
 class FiguresField(serializers.JSONField):
     pass
@@ -153,6 +162,15 @@ class SourcesField(serializers.JSONField):
 @extend_schema_field(CarriedDoc(many=True))
 class CarriedField(serializers.JSONField):
     pass
+
+
+@extend_schema_field(ChoiceDoc(many=True))
+class ChoicesField(serializers.JSONField):
+    """Choices as {label, question}; answers stored before choices had questions hold bare
+    strings, which read as a label that is its own question."""
+
+    def to_representation(self, value: Any) -> list[dict[str, str]]:
+        return [Choice.from_stored(item).to_dict() for item in value or ()]
 
 
 # --- output -----------------------------------------------------------------------------------
@@ -175,8 +193,10 @@ class TurnOutput(serializers.Serializer):
     intent = serializers.JSONField(help_text="How the question was understood (resolved).")
     carried = CarriedField()
     reason = serializers.CharField(help_text="blocked or error: why.")
-    choices = serializers.ListField(
-        child=serializers.CharField(), help_text="clarify: the valid answers."
+    choices = ChoicesField(
+        help_text="clarify: the valid answers to the question asked back; not_found: what "
+        "the knowledge base holds nearby (the company's periods for the metric, or its "
+        "metrics for the period) as next questions. Empty otherwise."
     )
     answers = serializers.UUIDField(
         source="answers_id", allow_null=True, help_text="An answer: the id of its question."

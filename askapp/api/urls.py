@@ -1,9 +1,9 @@
 """Routes of API v1, mounted at /v1/ by askapp/urls.py."""
 
 from django.urls import path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from askapp.api import views
+from askapp.api.docs import RedocView, SchemaView, SwaggerView
 from askapp.api.errors import json_not_found
 from askapp.api.views import api_index
 
@@ -18,11 +18,8 @@ urlpatterns = [
         name="api-conversation",
     ),
     path("turns/<str:turn_id>/feedback", views.TurnFeedbackView.as_view(), name="api-feedback"),
-    path("schema", SpectacularAPIView.as_view(throttle_classes=[]), name="api-schema"),
-    path(
-        "docs",
-        SpectacularSwaggerView.as_view(url_name="api-schema", throttle_classes=[]),
-        name="api-docs",
-    ),
+    path("schema", SchemaView.as_view(), name="api-schema"),
+    path("docs", SwaggerView.as_view(), name="api-docs"),
+    path("redoc", RedocView.as_view(), name="api-redoc"),
     re_path(r"^.*$", json_not_found),
 ]

@@ -78,7 +78,7 @@ _ASK_FAILURES: dict[int, Any] = {
 
 def api_index(request: HttpRequest) -> JsonResponse:
     """GET /v1/: where the schema and the docs are."""
-    return JsonResponse({"schema": "/v1/schema", "docs": "/v1/docs"})
+    return JsonResponse({"schema": "/v1/schema", "docs": "/v1/docs", "redoc": "/v1/redoc"})
 
 
 def _owner_or_404(request: Request) -> Owner:

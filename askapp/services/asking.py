@@ -175,7 +175,7 @@ def _store_answer(prepared: PreparedAsk, answer: Answer, *, latency_ms: int) -> 
         text=answer.text,
         figures=[f.to_dict() for f in answer.figures],
         sources=[s.to_dict() for s in answer.sources],
-        choices=list(answer.choices),
+        choices=[choice.to_dict() for choice in answer.choices],
         answers=question,
         **frozen,
     )

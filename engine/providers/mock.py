@@ -83,7 +83,11 @@ class MockProvider:
         if not entities and len(vocabulary.entities) == 1:
             entities = (vocabulary.entities[0].name,)
         metrics = intent.metrics or tuple(carried.get("metrics", ()))
-        plain_lookup = intent.operation is None and not carried.get("operation")
+        # A range ("from FY2019 to FY2021") is every year between, not its two ends: the
+        # whole series is fetched, as for a calculation.
+        plain_lookup = (
+            intent.operation is None and not intent.period_range and not carried.get("operation")
+        )
         periods = list(intent.periods or carried.get("periods", ()))
         calls: list[ToolCall] = []
         for entity in entities:

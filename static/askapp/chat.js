@@ -1,6 +1,6 @@
 /*
- * askapp chat page: the forms work without this script; with it, questions stream from
- * /v1/ask/stream and the other forms go to the JSON API.
+ * askapp chat page, asking: the ask forms work without this script; with it, questions
+ * stream from /v1/ask/stream (page.js, loaded first, does the rest and holds the helpers).
  *
  * Rules kept throughout:
  * - Data (questions, answer text, error messages) only ever reaches the page through
@@ -8,25 +8,28 @@
  *   answer fragment from /turns/<id>/, the same template the conversation page uses.
  * - A finished answer is always shown by that fragment, so a streamed answer and a reloaded
  *   one look the same (sources, chart, carried slots, feedback).
+ * - The composer comes first: after every answer (or failure) focus returns to the question
+ *   box and the live region says what happened; a question that was not answered (stopped,
+ *   throttled, failed) is never lost: it stays on the page with a way to ask it again.
  */
 (function () {
   "use strict";
 
   var main = document.getElementById("main");
   var askForm = document.getElementById("ask-form");
-  if (!main || !askForm || !window.fetch || !window.AbortController || !window.TextDecoder) {
+  var shared = window.askapp;
+  if (!main || !askForm || !shared || !window.AbortController || !window.TextDecoder) {
     return; // the plain forms keep working
   }
-  var urls = {
-    stream: main.dataset.apiStream,
-    conversations: main.dataset.apiConversations,
-    conversation: main.dataset.apiConversation,
-    feedback: main.dataset.apiFeedback,
-    page: main.dataset.conversationPage,
-    fragment: main.dataset.turnFragment,
-    placeholder: main.dataset.placeholder,
-  };
-  var announcer = document.getElementById("announcer");
+  var urls = shared.urls;
+  var url = shared.url;
+  var csrfToken = shared.csrfToken;
+  var element = shared.element;
+  var announce = shared.announce;
+  var api = shared.api;
+  var failure = shared.failure;
+  var ApiError = shared.ApiError;
+  var revealScriptOnlyControls = shared.revealScriptOnlyControls;
   var exchanges = document.getElementById("exchanges");
   var askButton = askForm.querySelector("[data-ask-button]");
   var stopButton = askForm.querySelector("[data-stop]");
@@ -44,90 +47,17 @@
       askForm.requestSubmit(askButton);
     }
   });
-  revealScriptOnlyControls(document);
-
-  // --- small helpers ---------------------------------------------------------------------
-
-  function url(template, id) {
-    return template.replace(urls.placeholder, encodeURIComponent(id));
-  }
-
-  function csrfToken() {
-    var field = document.querySelector("input[name=csrfmiddlewaretoken]");
-    if (field) return field.value;
-    var match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return match ? decodeURIComponent(match[1]) : "";
-  }
-
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function announce(text) {
-    announcer.textContent = "";
-    // A fresh text node after clearing makes screen readers read a repeated message too.
-    window.requestAnimationFrame(function () {
-      announcer.textContent = text;
-    });
-  }
-
-  function revealScriptOnlyControls(root) {
-    root.querySelectorAll("[data-copy][hidden]").forEach(function (button) {
-      button.hidden = false;
-    });
-  }
-
-  function ApiError(message, status) {
-    this.name = "ApiError";
-    this.message = message;
-    this.status = status;
-  }
-
-  async function errorMessage(response) {
-    var body = null;
-    try {
-      body = await response.json();
-    } catch (ignored) {
-      body = null;
-    }
-    if (body && body.error && body.error.message) return body.error.message;
-    return "The request failed (HTTP " + response.status + ").";
-  }
-
-  async function api(method, path, body, signal) {
-    var response = await fetch(path, {
-      method: method,
-      credentials: "same-origin",
-      headers: {
-        "Content-Type": "application/json",
-        Accept: "application/json",
-        "X-CSRFToken": csrfToken(),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: signal,
-    });
-    if (!response.ok) throw new ApiError(await errorMessage(response), response.status);
-    return response.status === 204 ? null : response.json();
-  }
 
   // --- events ----------------------------------------------------------------------------
 
   function onSubmit(event) {
     var form = event.target;
     if (form.matches("[data-ask]")) return submitQuestion(event, form);
-    if (form.matches("[data-feedback]")) return submitFeedback(event, form);
-    if (form.matches("[data-rename]")) return submitRename(event, form);
-    if (form.matches("[data-delete]")) return submitDelete(event, form);
   }
 
   function onClick(event) {
-    var cite = event.target.closest("a[data-cite]");
-    if (cite) return openSource(event, cite);
-    var copy = event.target.closest("button[data-copy]");
-    if (copy) return copyAnswer(copy);
+    var retry = event.target.closest("button[data-retry]");
+    if (retry) return retryQuestion(retry);
   }
 
   function formValue(form, submitter, name) {
@@ -147,15 +77,22 @@
     var conversation = formValue(askForm, null, "conversation") || formValue(form, null, "conversation");
     var scope = conversation ? "" : formValue(askForm, null, "scope");
     if (form === askForm) textarea.value = "";
-    ask(question, conversation, scope);
+    ask(question, conversation, scope, form === askForm);
   }
 
   // --- asking ----------------------------------------------------------------------------
 
-  async function ask(question, conversation, scope) {
+  async function ask(question, conversation, scope, typed) {
     var view = streamingView(question);
     var controller = new AbortController();
-    running = { controller: controller, view: view, conversation: conversation, question: question };
+    running = {
+      controller: controller,
+      view: view,
+      conversation: conversation,
+      question: question,
+      isNew: !conversation,
+      typed: typed,
+    };
     setBusy(true);
     try {
       if (!conversation && scope) {
@@ -175,24 +112,29 @@
         body: JSON.stringify(body),
         signal: controller.signal,
       });
-      if (!response.ok) throw new ApiError(await errorMessage(response), response.status);
+      if (!response.ok) throw await failure(response);
       var finished = await readEvents(response.body, function (kind, data) {
         return onStreamEvent(kind, data, view);
       });
       if (!finished) {
-        showProblem(view, "The connection ended before the answer was complete.", true);
+        showProblem(view, "The connection ended before the answer was complete.", 0, true);
       }
     } catch (error) {
       if (error && error.name === "AbortError") {
         showStopped(view);
       } else if (error instanceof ApiError) {
-        showProblem(view, error.message, false);
+        showProblem(view, error.message, error.retryAfter, false);
       } else {
-        showProblem(view, "The connection failed before the answer was complete.", true);
+        showProblem(view, "The connection failed before the answer was complete.", 0, true);
       }
     } finally {
+      var finishedAsk = running;
       running = null;
       setBusy(false);
+      if (finishedAsk && finishedAsk.isNew && finishedAsk.conversation) {
+        await refreshChrome(finishedAsk.conversation);
+      }
+      textarea.focus({ preventScroll: true });
     }
   }
 
@@ -230,6 +172,29 @@
     var item = element("li");
     item.appendChild(link);
     list.insertBefore(item, list.firstChild);
+  }
+
+  /* The page around the conversation, as the server renders it now: its heading (the title
+     the first question gave it), the rename and delete actions, the sidebar and the tab's
+     title. Fetched once, after the first answer of a new conversation. */
+  async function refreshChrome(id) {
+    var parsed;
+    try {
+      var response = await fetch(url(urls.page, id), {
+        credentials: "same-origin",
+        headers: { Accept: "text/html" },
+      });
+      if (!response.ok) return;
+      parsed = new DOMParser().parseFromString(await response.text(), "text/html");
+    } catch (ignored) {
+      return;
+    }
+    [".chat-header", ".sidebar"].forEach(function (selector) {
+      var fresh = parsed.querySelector(selector);
+      var stale = document.querySelector(selector);
+      if (fresh && stale) stale.replaceWith(document.adoptNode(fresh));
+    });
+    if (parsed.title) document.title = parsed.title;
   }
 
   /* Server-sent events from a fetch body: blocks split by a blank line, `event:` and
@@ -288,7 +253,7 @@
       if (data.conversation) adoptConversation(data.conversation);
       var message = (data.error && data.error.message) || "The answer failed.";
       if (data.turn && data.turn.id && (await replaceWithFragment(view, data.turn.id))) return;
-      showProblem(view, message, false);
+      showProblem(view, message, 0, false);
     }
   }
 
@@ -363,12 +328,25 @@
     revealScriptOnlyControls(fresh);
     var answer = fresh.querySelector(".answer");
     if (answer) {
-      answer.focus({ preventScroll: true });
       answer.scrollIntoView({ block: "nearest" });
-      var heading = answer.querySelector(".status");
-      announce("Answer ready. " + (heading ? heading.textContent.trim() : ""));
+      announce(spoken(answer));
     }
     return true;
+  }
+
+  /* What the live region says of a finished answer: its status, its text (citation numbers
+     and all), and how many choices it offers. Focus stays in the question box. */
+  function spoken(answer) {
+    var heading = answer.querySelector(".status");
+    var icon = heading && heading.querySelector("[aria-hidden]");
+    var label = heading ? heading.textContent.replace(icon ? icon.textContent : "", "") : "";
+    var text = answer.querySelector(".answer-text");
+    var words = (text ? text.textContent : "").replace(/\s+/g, " ").trim();
+    if (words.length > 400) words = words.slice(0, 399) + "…";
+    var said = "Answer ready. " + label.trim() + ". " + words;
+    var choices = answer.querySelectorAll(".choices button").length;
+    if (choices) said += " " + choices + " suggested question" + (choices > 1 ? "s" : "") + " follow.";
+    return said;
   }
 
   async function showFinished(view, turnId) {
@@ -377,133 +355,108 @@
     finishView(view, "history", "✓", "Answer (reload the page for its sources)");
   }
 
-  function finishView(view, status, icon, label) {
+  function finishView(view, status, icon, label, said) {
     view.article.className = "answer answer--" + status;
     view.article.dataset.status = status;
     view.article.removeAttribute("aria-busy");
     view.icon.textContent = icon;
     view.label.textContent = label;
-    view.article.focus({ preventScroll: true });
-    announce(label);
+    announce(said || label);
   }
 
-  function reloadLink() {
-    var conversation = running && running.conversation;
-    var paragraph = element("p", "note");
+  /* "Ask again" for a question that was not answered here: a form like every ask form, so
+     it goes the same way (and works the same after a reload). */
+  function askAgainForm(question, conversation) {
+    var form = element("form", "answer-problem");
+    form.method = "post";
+    form.action = askForm.action;
+    form.dataset.ask = "";
+    var token = askForm.querySelector("input[name=csrfmiddlewaretoken]");
+    if (token) form.appendChild(token.cloneNode());
     if (conversation) {
-      var link = element("a", "", "Open the stored conversation");
-      link.href = url(urls.page, conversation);
-      paragraph.appendChild(
-        document.createTextNode("The server still finishes and stores the answer. ")
-      );
-      paragraph.appendChild(link);
-      paragraph.appendChild(document.createTextNode(" (or reload) to see it."));
-    } else {
-      paragraph.textContent = "Reload the page to see whether the answer was stored.";
+      var field = element("input");
+      field.type = "hidden";
+      field.name = "conversation";
+      field.value = conversation;
+      form.appendChild(field);
     }
-    return paragraph;
+    var again = element("button", "", "Ask again");
+    again.type = "submit";
+    again.name = "question";
+    again.value = question;
+    form.appendChild(again);
+    return form;
+  }
+
+  function storedLink(conversation) {
+    var link = element("a", "", "Show the stored answer");
+    link.href = url(urls.page, conversation);
+    return link;
   }
 
   function showStopped(view) {
-    view.article.appendChild(reloadLink());
-    finishView(view, "stopped", "■", "Stopped");
+    var conversation = running && running.conversation;
+    var note = element(
+      "p",
+      "note",
+      conversation
+        ? "You stopped this answer: what arrived is kept above. The server still finishes and stores the whole answer. "
+        : "You stopped this answer before it reached the server: nothing was stored."
+    );
+    if (conversation) note.appendChild(storedLink(conversation));
+    view.article.appendChild(note);
+    view.article.appendChild(askAgainForm(running.question, conversation));
+    if (!view.text.textContent) view.text.textContent = "(Stopped before any words arrived.)";
+    finishView(view, "stopped", "■", "Stopped", "Answer stopped. The question can be asked again.");
   }
 
-  function showProblem(view, message, offerReload) {
+  /* A question that failed stays on the page with Retry (after the seconds a 429 asks for),
+     and a typed question goes back into the question box. */
+  function showProblem(view, message, wait, connectionLost) {
+    var asked = running;
     view.text.textContent = message;
-    if (offerReload) view.article.appendChild(reloadLink());
-    finishView(view, "error", "!", "Could not answer");
-  }
-
-  // --- sources and copying ---------------------------------------------------------------
-
-  function openSource(event, link) {
-    var target = document.getElementById(link.dataset.cite);
-    if (!target) return;
-    event.preventDefault();
-    var details = target.querySelector("details");
-    if (details) details.open = true;
-    document.querySelectorAll(".is-highlighted").forEach(function (node) {
-      node.classList.remove("is-highlighted");
-    });
-    target.classList.add("is-highlighted");
-    var summary = target.querySelector("summary");
-    (summary || target).focus();
-    // The passage's cited sentence, when it has one, is what the reader came for.
-    var cited = target.querySelector("mark.cited");
-    (cited || target).scrollIntoView({ block: "nearest" });
-  }
-
-  async function copyAnswer(button) {
-    var source = document.getElementById(button.dataset.copy);
-    if (!source) return;
-    var text = source.innerText.trim();
-    try {
-      await navigator.clipboard.writeText(text);
-      announce("Answer copied to the clipboard.");
-      button.textContent = "Copied";
-    } catch (ignored) {
-      var range = document.createRange();
-      range.selectNodeContents(source);
-      var selection = window.getSelection();
-      selection.removeAllRanges();
-      selection.addRange(range);
-      announce("Copying is not allowed here; the answer is selected, press Ctrl+C to copy it.");
+    var actions = element("div", "answer-problem");
+    var retry = element("button", "", "Retry");
+    retry.type = "button";
+    retry.dataset.retry = asked.question;
+    actions.appendChild(retry);
+    if (connectionLost && asked.conversation) actions.appendChild(storedLink(asked.conversation));
+    view.article.appendChild(actions);
+    if (asked.typed && !textarea.value) textarea.value = asked.question;
+    var said = "Could not answer: " + message;
+    if (wait) {
+      countDown(retry, wait);
+      said += " Retry in " + wait + " seconds; the question is still in the question box.";
     }
+    finishView(view, "error", "!", "Could not answer", said);
   }
 
-  // --- feedback, rename, delete ----------------------------------------------------------
-
-  async function submitFeedback(event, form) {
-    var value = event.submitter && event.submitter.value;
-    if (!value) return;
-    event.preventDefault();
-    var status = form.querySelector(".feedback-status");
-    var comment = form.querySelector("textarea[name=comment]");
-    try {
-      await api("POST", url(urls.feedback, form.dataset.feedback), {
-        value: value,
-        comment: comment ? comment.value : "",
-      });
-      form.querySelectorAll("button[name=value]").forEach(function (button) {
-        button.setAttribute("aria-pressed", button.value === value ? "true" : "false");
-      });
-      status.textContent =
-        "Thank you: you marked this answer " + (value === "up" ? "helpful." : "not helpful.");
-      var details = form.querySelector("details");
-      if (details) details.open = false;
-    } catch (error) {
-      status.textContent = error.message || "The feedback could not be sent.";
-    }
+  function countDown(button, seconds) {
+    var left = seconds;
+    button.disabled = true;
+    button.textContent = "Retry in " + left + " s";
+    var timer = window.setInterval(function () {
+      left -= 1;
+      if (left > 0) {
+        button.textContent = "Retry in " + left + " s";
+        return;
+      }
+      window.clearInterval(timer);
+      button.disabled = false;
+      button.textContent = "Retry";
+    }, 1000);
   }
 
-  async function submitRename(event, form) {
-    event.preventDefault();
-    var id = form.dataset.rename;
-    var field = form.elements.namedItem("title");
-    try {
-      var updated = await api("PATCH", url(urls.conversation, id), { title: field.value });
-      var title = updated.title || "Untitled conversation";
-      document.getElementById("conversation-title").textContent = title;
-      document.title = title + " · askapp";
-      document.querySelectorAll(".recent a[aria-current=page]").forEach(function (link) {
-        link.textContent = title;
-      });
-      var details = form.closest("details");
-      if (details) details.open = false;
-      announce("Conversation renamed to " + title + ".");
-    } catch (error) {
-      announce(error.message || "The conversation could not be renamed.");
+  function retryQuestion(button) {
+    if (running) {
+      announce("Wait for the current answer, or stop it first.");
+      return;
     }
-  }
-
-  async function submitDelete(event, form) {
-    event.preventDefault();
-    try {
-      await api("DELETE", url(urls.conversation, form.dataset.delete));
-      window.location.assign(main.dataset.home);
-    } catch (error) {
-      announce(error.message || "The conversation could not be deleted.");
-    }
+    var question = button.dataset.retry;
+    var item = button.closest("li.exchange");
+    if (item) item.remove();
+    if (textarea.value === question) textarea.value = "";
+    var conversation = formValue(askForm, null, "conversation");
+    ask(question, conversation, conversation ? "" : formValue(askForm, null, "scope"), true);
   }
 })();

@@ -542,9 +542,15 @@ def test_the_list_shows_question_answer_refusal_sources_feedback_and_verdict(mix
 
     assert "What was Apple&#x27;s revenue in FY1990?" in html
     assert "Weaker Mac demand [1]." in html
-    assert "openai / gpt-4o-mini" in html
-    assert "1 up" in html and "1 down" in html
-    assert "Correct" in html and "Wrong" in html
+    assert 'title="openai / gpt-4o-mini"' in html  # the provider is the time's tooltip
+    assert 'title="1 helpful, 0 not helpful">▲1 ▼0' in html
+    assert 'title="0 helpful, 1 not helpful">▲0 ▼1' in html
+    assert 'class="chip verdict--correct" title="Correct">correct' in html
+    assert 'class="chip verdict--wrong" title="Wrong' in html
+    # a refusal is a status chip of its own, not a red cross in a column beside it
+    refused = 'class="chip chip--not_found" title="Not found: refused, with no figure">not found'
+    assert refused in html
+    assert "icon-no.svg" not in html
 
 
 def _changelist_queries(client: Client, url: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from html import unescape
 from typing import Any
 
 import pytest
@@ -434,6 +435,84 @@ def test_clarify_offers_its_choices_as_buttons_that_ask(user_client: tuple[Clien
     assert 'action="/ask"' in form
     assert f'name="conversation" value="{conversation.pk}"' in form
     assert '<button type="submit" name="question" value="Net income">Net income</button>' in form
+
+
+def test_a_not_found_answer_offers_what_is_held_nearby_as_questions(
+    user_client: tuple[Client, Any], kb: None
+) -> None:
+    client, _ = user_client
+    client.post("/ask", {"question": "What was Apple's revenue in FY2020?"})
+    conversation = Conversation.objects.get()
+    body = page(client.get(f"/c/{conversation.pk}/"))
+
+    form = re.search(r'<form[^>]*class="choices".*?</form>', body, re.S).group(0)  # type: ignore[union-attr]
+    assert "Held nearby: ask instead" in form
+    assert re.findall(r">(FY\d{4})</button>", form) == ["FY2023", "FY2022"]
+    assert 'value="What was Apple&#x27;s Revenue in FY2023?"' in form
+    assert 'href="/coverage/?company=Apple"' in body
+    client.post(
+        "/ask", {"question": "What was Apple's Revenue in FY2023?", "conversation": conversation.pk}
+    )
+    assert conversation.turns.order_by("position").last().status == Turn.Status.FOUND
+
+
+def test_copy_carries_the_answer_as_markdown_with_numbered_sources(
+    user_client: tuple[Client, Any],
+) -> None:
+    client, user = user_client
+    conversation = ConversationFactory(owner=user)
+    exchange(conversation, "What was Apple's revenue in FY2023?", "USD 383.3 billion [1].")
+    carried = [{"slot": "entity", "value": "Apple", "from_turn": 1,
+                "question": "What was Apple's revenue in FY2023?"}]  # fmt: skip
+    answer_for(
+        conversation,
+        question="and in FY2022?",
+        text="Apple's Revenue in FY2022 was USD 394.3 billion [1].",
+        sources=[APPLE_2022],
+        figures=[figure(APPLE_2022, "USD 394.3 billion")],
+        carried=carried,
+    )
+    body = page(client.get(f"/c/{conversation.pk}/"))
+    markdown = unescape(re.findall(r'data-markdown="([^"]*)"', body)[-1])
+
+    assert markdown == (
+        "Apple's Revenue in FY2022 was USD 394.3 billion [1].\n"
+        "\n"
+        "_Company Apple carried from your first question: “What was Apple's revenue in FY2023?”._\n"
+        "\n"
+        "Sources:\n"
+        "\n"
+        "1. Apple · Revenue · FY2022, USD 394,328,000,000, 10-K filed 2023-11-03\n"
+    )
+
+
+def test_edit_and_ask_puts_an_earlier_question_in_the_form(
+    user_client: tuple[Client, Any],
+) -> None:
+    client, user = user_client
+    conversation = ConversationFactory(owner=user)
+    question, _ = exchange(
+        conversation, "What was Apple's revenue in FY2023?", "USD 383.3 billion."
+    )
+    body = page(client.get(f"/c/{conversation.pk}/"))
+    assert f'href="/c/{conversation.pk}/?edit={question.pk}#ask-form"' in body
+    assert 'value="What was Apple&#x27;s revenue in FY2023?" class="link-button">Ask again' in body
+
+    edited = page(client.get(f"/c/{conversation.pk}/?edit={question.pk}"))
+    composer = re.search(r'<textarea name="question".*?</textarea>', edited, re.S).group(0)  # type: ignore[union-attr]
+    assert composer.endswith(">What was Apple&#x27;s revenue in FY2023?</textarea>")
+
+
+def test_a_slot_filled_because_one_company_is_held_says_why(
+    user_client: tuple[Client, Any],
+) -> None:
+    client, user = user_client
+    conversation = ConversationFactory(owner=user)
+    carried = [{"slot": "entity", "value": "Apple", "from_turn": 0,
+                "question": "the only company in the knowledge base"}]  # fmt: skip
+    answer_for(conversation, question="What was revenue in FY2023?", carried=carried)
+    body = page(client.get(f"/c/{conversation.pk}/"))
+    assert "Company Apple: the only company in the knowledge base" in body
 
 
 def test_a_failed_answer_offers_to_ask_again(user_client: tuple[Client, Any]) -> None:

@@ -6,15 +6,13 @@ Screenshots of each state land in test-artifacts/browser/ (not in git).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.canaries import ALL_CANARIES, CANARY_CODES
+from tests.browser.conftest import ROOT
+from tests.browser.pages import Chat, held_stream
 
 pytestmark = pytest.mark.browser
 
@@ -32,102 +30,6 @@ RESTRICTED_PROBES = (
 A_FIGURE = re.compile(r"USD|\$|\d[\d,.]*\s*(billion|million|thousand)|\d{1,3}(,\d{3})+")
 
 
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield context
-    context.close()
-
-
-@pytest.fixture
-def page(context: BrowserContext, live_server_url: str) -> Iterator[Page]:
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{live_server_url}/")
-    yield page
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
-class Chat:
-    """The page as a visitor uses it, with a canary check on every state it looks at."""
-
-    def __init__(self, page: Page, shots: Path) -> None:
-        self.page = page
-        self.shots = shots
-        self.streams: list[str] = []
-        page.on(
-            "request",
-            lambda request: (
-                self.streams.append(request.url) if request.url.endswith("/v1/ask/stream") else None
-            ),
-        )
-
-    def ask(self, question: str) -> Locator:
-        """Type the question and send it with the Ask button; the new answer, once shown."""
-        before = self.page.locator("li.exchange").count()
-        self.page.get_by_label("Your question").fill(question)
-        self.page.get_by_role("button", name="Ask", exact=True).click()
-        return self.last_answer(before + 1)
-
-    def last_answer(self, count: int) -> Locator:
-        expect(self.page.locator("li.exchange")).to_have_count(count)
-        answer = self.page.locator("li.exchange").last.locator("article.answer")
-        expect(answer).not_to_have_attribute("aria-busy", "true")
-        expect(answer).to_have_attribute("data-status", re.compile(r".+"))
-        self.no_canaries()
-        return answer
-
-    def no_canaries(self) -> None:
-        html = self.page.content()
-        for phrase in ALL_CANARIES:
-            assert phrase not in html
-        for code in CANARY_CODES["RESTRICTED"]:
-            assert code not in html
-
-    def shot(self, name: str, *, full_page: bool = False) -> None:
-        self.page.screenshot(path=str(self.shots / f"{name}.png"), full_page=full_page)
-
-
-class HeldStream:
-    """The answer stream, answered by the server in full (so the turn is stored) but held
-    back from the page until `release`: the page stays in its streaming state meanwhile."""
-
-    def __init__(self, page: Page) -> None:
-        self.page = page
-        self.held: list[tuple[Any, Any]] = []
-
-    def hold(self, route: Any) -> None:
-        self.held.append((route, route.fetch()))
-
-    def wait(self) -> None:
-        for _ in range(400):  # a readiness wait for the server's answer, not an assertion
-            if self.held:
-                break
-            self.page.wait_for_timeout(50)
-        assert self.held and self.held[0][1].status == 200
-
-    def release(self) -> None:
-        route, response = self.held.pop(0)
-        route.fulfill(response=response)
-
-
-@contextmanager
-def held_stream(page: Page) -> Iterator[HeldStream]:
-    held = HeldStream(page)
-    page.route("**/v1/ask/stream", held.hold)
-    try:
-        yield held
-    finally:
-        page.unroute("**/v1/ask/stream")
-
-
-@pytest.fixture
-def chat(page: Page, screenshot_dir: Path) -> Chat:
-    return Chat(page, screenshot_dir)
-
-
 def test_a_conversation_streams_cites_carries_charts_refuses_and_persists(chat: Chat) -> None:
     page = chat.page
     expect(page.get_by_role("heading", name="Ask the knowledge base")).to_be_visible()
@@ -138,7 +40,7 @@ def test_a_conversation_streams_cites_carries_charts_refuses_and_persists(chat: 
     assert chat.streams, "the answer did not come from /v1/ask/stream"
     expect(page).to_have_url(re.compile(r"/c/[0-9a-f-]{36}/$"))
     expect(answer).to_have_attribute("data-status", "found")
-    expect(answer).to_be_focused()
+    expect(page.get_by_label("Your question")).to_be_focused()
     expect(answer.locator(".answer-text")).to_contain_text("USD 383.3 billion")
     expect(answer.locator(".status")).to_contain_text("Found in the knowledge base")
     answer.get_by_role("link", name="[1]").click()
@@ -275,44 +177,37 @@ def test_a_failed_stream_says_so_in_words(chat: Chat) -> None:
     expect(answer.locator(".answer-text")).to_have_text(
         "The model provider did not answer in time."
     )
-    expect(answer).to_be_focused()
+    expect(chat.page.get_by_label("Your question")).to_be_focused()
+    expect(chat.page.get_by_label("Your question")).to_have_value(Q_FY2023)  # kept to retry
+    expect(answer.get_by_role("button", name="Retry")).to_be_enabled()
     expect(chat.page.get_by_role("button", name="Ask", exact=True)).to_be_enabled()
 
 
-def test_the_form_works_without_javascript(
-    browser: Browser, live_server_url: str, screenshot_dir: Path
-) -> None:
-    context = browser.new_context(
-        java_script_enabled=False, viewport={"width": 1280, "height": 900}
-    )
-    try:
-        page = context.new_page()
-        page.goto(f"{live_server_url}/")
-        page.get_by_label("Your question").fill(Q_FY2023)
-        with page.expect_navigation():
-            page.get_by_role("button", name="Ask", exact=True).click()
-        expect(page).to_have_url(re.compile(r"/c/[0-9a-f-]{36}/#answer-[0-9a-f-]{36}$"))
-        answer = page.locator("article.answer").last
-        expect(answer).to_have_attribute("data-status", "found")
-        expect(answer.locator(".answer-text")).to_contain_text("USD 383.3 billion")
-        expect(page.get_by_role("button", name="Copy answer")).to_be_hidden()  # needs the script
+def test_the_form_works_without_javascript(plain_page: Page, screenshot_dir: Path) -> None:
+    page = plain_page
+    page.get_by_label("Your question").fill(Q_FY2023)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/c/[0-9a-f-]{36}/#answer-[0-9a-f-]{36}$"))
+    answer = page.locator("article.answer").last
+    expect(answer).to_have_attribute("data-status", "found")
+    expect(answer.locator(".answer-text")).to_contain_text("USD 383.3 billion")
+    expect(page.get_by_role("button", name="Copy as Markdown")).to_be_hidden()  # a script
 
-        page.get_by_label("Your question").fill(Q_FY2022)
-        with page.expect_navigation():
-            page.get_by_role("button", name="Ask", exact=True).click()
-        expect(page.locator("li.exchange")).to_have_count(2)
-        expect(page.locator(".carried").last).to_contain_text("carried from your first question")
+    page.get_by_label("Your question").fill(Q_FY2022)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Ask", exact=True).click()
+    expect(page.locator("li.exchange")).to_have_count(2)
+    expect(page.locator(".carried").last).to_contain_text("carried from your first question")
 
-        with page.expect_navigation():
-            page.locator("article.answer").last.get_by_role("button", name="Helpful").first.click()
-        expect(page.get_by_text("your feedback was recorded")).to_be_visible()
-        expect(
-            page.locator("article.answer").last.get_by_role("button", name="Helpful").first
-        ).to_have_attribute("aria-pressed", "true")
-        Chat(page, screenshot_dir).no_canaries()
-        page.screenshot(path=str(screenshot_dir / "08-no-javascript.png"), full_page=True)
-    finally:
-        context.close()
+    with page.expect_navigation():
+        page.locator("article.answer").last.get_by_role("button", name="Helpful").first.click()
+    expect(page.get_by_text("your feedback was recorded")).to_be_visible()
+    expect(
+        page.locator("article.answer").last.get_by_role("button", name="Helpful").first
+    ).to_have_attribute("aria-pressed", "true")
+    Chat(page, screenshot_dir).no_canaries()
+    page.screenshot(path=str(screenshot_dir / "08-no-javascript.png"), full_page=True)
 
 
 def test_stop_ends_the_stream_and_the_answer_is_still_stored(chat: Chat) -> None:
@@ -328,11 +223,12 @@ def test_stop_ends_the_stream_and_the_answer_is_still_stored(chat: Chat) -> None
         stop.click()
         answer = page.locator("li.exchange").last.locator("article.answer")
         expect(answer.locator(".status")).to_have_text(re.compile("Stopped"))
-        expect(answer).to_be_focused()
+        expect(page.get_by_label("Your question")).to_be_focused()
         expect(stop).to_be_hidden()
         expect(page.get_by_role("button", name="Ask", exact=True)).to_be_enabled()
+        expect(answer.get_by_role("button", name="Ask again")).to_be_visible()
         chat.shot("09-stopped")
-    answer.get_by_role("link", name="Open the stored conversation").click()
+    answer.get_by_role("link", name="Show the stored answer").click()
     expect(page.locator("li.exchange")).to_have_count(2)
     expect(page.locator("article.answer").last.locator(".answer-text")).to_contain_text(
         "USD 394.3 billion"
@@ -356,14 +252,19 @@ def test_choices_feedback_copy_rename_and_delete_with_javascript(
     expect(choices).to_have_text(["Diluted EPS", "Gross profit", "Net income", "Operating income"])
     chat.shot("10-clarify-choices")
     answer.get_by_role("button", name="Net income").click()
-    chat.last_answer(2)
-    expect(page.locator(".question-text").last).to_have_text("Net income")
+    answered = chat.last_answer(2)
+    # the choice asks the whole question, so it stands alone in the record
+    expect(page.locator(".question-text").last).to_have_text(
+        "What was Apple's Net income in FY2023?"
+    )
+    expect(answered).to_have_attribute("data-status", "found")
     assert len(chat.streams) == 2
 
     answer = chat.ask(Q_FY2023)
-    answer.get_by_role("button", name="Copy answer").click()
+    answer.get_by_role("button", name="Copy as Markdown").click()
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert "USD 383.3 billion" in copied
+    assert copied.startswith("Apple's Revenue in FY2023 was USD 383.3 billion [1].\n")
+    assert "\nSources:\n\n1. Apple · Revenue · FY2023, USD 383,285,000,000, 10-K filed" in copied
 
     answer.get_by_text("Add a comment").click()
     answer.get_by_label(re.compile("Comment")).fill("Exactly what I needed")
@@ -395,27 +296,18 @@ def test_choices_feedback_copy_rename_and_delete_with_javascript(
     assert page.goto(address).status == 404  # type: ignore[union-attr]
 
 
-def test_the_page_reads_on_a_phone(
-    browser: Browser, live_server_url: str, screenshot_dir: Path
-) -> None:
-    context = browser.new_context(
-        viewport={"width": 375, "height": 812}, is_mobile=True, has_touch=True
-    )
-    try:
-        page = context.new_page()
-        page.goto(f"{live_server_url}/")
-        chat = Chat(page, screenshot_dir)
-        chat.ask(Q_FY2023)
-        chat.ask(Q_FY2022)
-        answer = chat.ask(Q_CHANGE)
-        expect(answer.locator("svg.chart-svg")).to_be_visible()
-        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 0, f"the page is {overflow}px wider than a phone"
-        box = answer.locator("svg.chart-svg").bounding_box()
-        assert box is not None and box["width"] <= 375
-        chat.shot("11-phone-375px", full_page=True)
-    finally:
-        context.close()
+def test_the_page_reads_on_a_phone(phone_page: Page, screenshot_dir: Path) -> None:
+    page = phone_page
+    chat = Chat(page, screenshot_dir)
+    chat.ask(Q_FY2023)
+    chat.ask(Q_FY2022)
+    answer = chat.ask(Q_CHANGE)
+    expect(answer.locator("svg.chart-svg")).to_be_visible()
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than a phone"
+    box = answer.locator("svg.chart-svg").bounding_box()
+    assert box is not None and box["width"] <= 375
+    chat.shot("11-phone-375px", full_page=True)
 
 
 Q_SERVICES = "What drove Apple's services growth?"
@@ -444,3 +336,4 @@ def test_an_opened_passage_marks_the_sentence_the_answer_cites(chat: Chat) -> No
     assert "Form 10-K |" not in source.locator("blockquote.excerpt").inner_text()
     page.evaluate("window.scrollTo(0, 0)")
     answer.screenshot(path=str(chat.shots / "09-cited-sentence.png"))
+    answer.screenshot(path=str(ROOT / "docs" / "screenshots" / "chat-cited-sentence.png"))

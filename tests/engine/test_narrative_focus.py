@@ -49,6 +49,9 @@ def test_a_year_nothing_answers_is_said_plainly_with_the_years_that_do() -> None
         "it holds passages on it for FY2025."
     )
     assert answer.sources == () and provider.requests == []
+    assert [c.to_dict() for c in answer.choices] == [
+        {"label": "FY2025", "question": "Why did Microsoft's operating income grow in FY2025?"}
+    ]
 
 
 def _notes(*passages: Passage) -> InMemoryStore:

@@ -303,6 +303,6 @@ def test_the_api_root_points_to_the_schema_and_the_docs() -> None:
 
     index = client.get("/v1/").json()
 
-    assert index == {"schema": "/v1/schema", "docs": "/v1/docs"}
+    assert index == {"schema": "/v1/schema", "docs": "/v1/docs", "redoc": "/v1/redoc"}
     assert client.get(index["schema"]).status_code == 200
     assert client.get(index["docs"]).status_code == 200

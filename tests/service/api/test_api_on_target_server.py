@@ -81,6 +81,8 @@ def test_a_question_about_fy2024_cites_only_fy2024_material(server: LiveServer) 
     assert turn["text"].startswith("The knowledge base holds no FY2024 passage about Microsoft")
     assert "FY2025" in turn["text"]
     assert "128.5" not in turn["text"] and "109.4" not in turn["text"]
+    offered = {choice["label"]: choice["question"] for choice in turn["choices"]}
+    assert offered["FY2025"] == "Why did Microsoft's operating income grow in FY2025?"
 
 
 def test_what_drove_apple_s_services_growth_is_answered_with_sentences_about_services(
