@@ -17,6 +17,7 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 
+from askapp.database import ConnectionReleasingProvider
 from askapp.store import DatabaseStore
 from engine import (
     Engine,
@@ -43,15 +44,17 @@ def the_engine() -> Engine:
 
 
 def build_provider() -> Provider:
-    if settings.ASKAPP_PROVIDER == "openai":
-        return OpenAICompatibleProvider(
-            base_url=settings.ASKAPP_OPENAI_BASE_URL,
-            api_key=settings.ASKAPP_OPENAI_API_KEY,
-            model=settings.ASKAPP_OPENAI_MODEL,
-            timeout=settings.ASKAPP_OPENAI_TIMEOUT,
-            max_retries=settings.ASKAPP_OPENAI_MAX_RETRIES,
-            azure_endpoint=settings.ASKAPP_OPENAI_AZURE_ENDPOINT,
-            api_version=settings.ASKAPP_OPENAI_API_VERSION,
+    if settings.ASKAPP_PROVIDER == "openai":  # a remote model: no connection held while it thinks
+        return ConnectionReleasingProvider(
+            OpenAICompatibleProvider(
+                base_url=settings.ASKAPP_OPENAI_BASE_URL,
+                api_key=settings.ASKAPP_OPENAI_API_KEY,
+                model=settings.ASKAPP_OPENAI_MODEL,
+                timeout=settings.ASKAPP_OPENAI_TIMEOUT,
+                max_retries=settings.ASKAPP_OPENAI_MAX_RETRIES,
+                azure_endpoint=settings.ASKAPP_OPENAI_AZURE_ENDPOINT,
+                api_version=settings.ASKAPP_OPENAI_API_VERSION,
+            )
         )
     return MockProvider()
 

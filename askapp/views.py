@@ -10,6 +10,7 @@ it: one template for an answer, whichever way it arrived (docs/adr/0016).
 from __future__ import annotations
 
 import functools
+import sys
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -23,9 +24,11 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views import defaults
 from django.views.decorators.http import require_POST, require_safe
 
 from askapp.api.throttles import AnonThrottle, UserThrottle
+from askapp.database import busy_response, pool_exhausted
 from askapp.errors import AskFailed, NotFound
 from askapp.forms import AskForm, FeedbackForm, RenameForm, SearchForm
 from askapp.models import Conversation, Turn
@@ -78,6 +81,14 @@ View = Callable[..., HttpResponse]
 
 def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: Django's page, except when the database pool had no connection to give
+    in time; that is a busy server, so 503 with Retry-After (askapp/database.py)."""
+    if pool_exhausted(sys.exc_info()[1]):
+        return busy_response()
+    return defaults.server_error(request)
 
 
 @require_safe

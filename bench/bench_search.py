@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -192,6 +193,47 @@ class Corpus:
 
 
 # --- one size, in its own process --------------------------------------------------------------
+
+
+def run_one_postgres(size: int, rounds: int, url: str) -> dict[str, object]:
+    """The same corpus and questions on PostgreSQL: its own full-text index (a GIN index over
+    a generated tsvector) is the only path there is."""
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key")
+    os.environ["DJANGO_SETTINGS_MODULE"] = "project.settings"
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM askapp_chunk")
+        (present,) = cursor.fetchone()
+    rows_seconds = float("nan")
+    if present != size:  # a database kept from an earlier run (--keep) is reused as it is
+        started = time.perf_counter()
+        _load(size)
+        rows_seconds = time.perf_counter() - started
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE askapp_chunk")
+        cursor.execute(
+            "SELECT pg_relation_size('askapp_chunk_search_gin'), "
+            "pg_total_relation_size('askapp_chunk'), pg_database_size(current_database())"
+        )
+        gin, table, database = cursor.fetchone()
+    return {
+        "size": size,
+        "rows_seconds": rows_seconds,
+        "gin_mb": gin / 1e6,
+        "chunk_table_mb": table / 1e6,
+        "database_mb": database / 1e6,
+        "postgres": _time_questions(rounds),
+        "postgres_entity": _time_questions(rounds, entities=["Apple"]),
+        "load": os.getloadavg()[0],
+    }
 
 
 def run_one(size: int, rounds: int, fts5_rounds: int, folder: Path) -> dict[str, object]:
@@ -376,11 +418,23 @@ def main() -> None:
     parser.add_argument(
         "--keep", help="build each size in KEEP/<size>/ and leave it; reuse it when present"
     )
+    parser.add_argument(
+        "--postgres",
+        metavar="URL",
+        help="time PostgreSQL instead: a database per size on URL's server, named after it "
+        "with _search_<size> (made afresh unless --keep)",
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--folder", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one and args.postgres:
+        print(json.dumps(run_one_postgres(args.one, args.rounds, args.postgres)))
+        return
     if args.one:
         print(json.dumps(run_one(args.one, args.rounds, args.fts5_rounds, Path(args.folder))))
+        return
+    if args.postgres:
+        _run_postgres(args)
         return
     results = []
     for size in (int(s) for s in args.sizes.split(",")):
@@ -409,6 +463,54 @@ def main() -> None:
                 sys.exit(f"the {size:,}-chunk run failed:\n{child.stderr}")
             results.append(json.loads(child.stdout.strip().splitlines()[-1]))
     _print_table(results)
+
+
+def _run_postgres(args: argparse.Namespace) -> None:
+    import psycopg
+
+    results = []
+    base = urlsplit(args.postgres)
+    for size in (int(s) for s in args.sizes.split(",")):
+        name = f"{base.path.strip('/') or 'askapp'}_search_{size}"
+        with psycopg.connect(urlunsplit(base._replace(path="/postgres")), autocommit=True) as db:
+            exists = db.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+            if exists and not args.keep:
+                db.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+            if not exists or not args.keep:
+                db.execute(f'CREATE DATABASE "{name}"')
+        url = urlunsplit(base._replace(path=f"/{name}"))
+        print(f"{size:,} chunks in PostgreSQL database {name} ...", file=sys.stderr, flush=True)
+        child = subprocess.run(
+            [sys.executable, __file__, "--one", str(size), "--postgres", url,
+             "--rounds", str(args.rounds)],
+            capture_output=True, text=True, cwd=ROOT,
+        )  # fmt: skip
+        if child.returncode != 0:
+            sys.exit(f"the {size:,}-chunk PostgreSQL run failed:\n{child.stderr}")
+        results.append(json.loads(child.stdout.strip().splitlines()[-1]))
+    print(f"PostgreSQL full-text search: {len(QUESTIONS)} natural questions, top-10, "
+          f"PUBLIC+INTERNAL; {WORDS_PER_CHUNK}-word chunks")  # fmt: skip
+    print()
+    header = ("chunks", "rows build", "GIN index", "chunk table", "database")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for r in results:
+        print(f"| {r['size']:,} | {r['rows_seconds']:.1f} s | {r['gin_mb']:.0f} MB "
+              f"| {r['chunk_table_mb']:.0f} MB | {r['database_mb']:.0f} MB |")  # fmt: skip
+    print()
+    header = ("chunks", "path", "wall p50", "wall p95", "CPU p50", "CPU p95", "queries")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    paths = (("chunk_search (PostgreSQL)", "postgres"),
+             ("chunk_search (PostgreSQL), entities=[Apple]", "postgres_entity"))  # fmt: skip
+    for r in results:
+        for label, key in paths:
+            t = r[key]
+            print(f"| {r['size']:,} | {label} | {t['p50']:.1f} ms | {t['p95']:.1f} ms "
+                  f"| {t['cpu_p50']:.1f} ms | {t['cpu_p95']:.1f} ms | {t['n']} |")  # fmt: skip
+    loads = ", ".join(f"{r['size']:,}: {r['load']:.1f}" for r in results)
+    print(f"\n1-minute load average after the timings ({os.cpu_count()} cores): {loads}")
+    print("CPU times are this client's (the query itself runs in the PostgreSQL server).")
 
 
 def _print_table(results: list[dict]) -> None:

@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from project import serve
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -132,8 +134,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last (innermost) and sync-only, so that under ASGI the stack above runs in one thread.
-    "askapp.middleware.SyncStackMiddleware",
 ]
 
 ROOT_URLCONF = "project.urls"
@@ -162,17 +162,37 @@ if not env.str("DATABASE_URL", default=""):
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the one writer; the busy timeout makes a second writer
     # wait for the lock instead of failing at once; IMMEDIATE takes the write lock when a
-    # transaction starts, so two concurrent asks serialise instead of deadlocking.
+    # transaction starts, so two concurrent asks serialise instead of deadlocking. Asks
+    # queue for the write in the kernel first (askapp/writer.py), across processes.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
-            "timeout": 20,
+            "timeout": _float("ASKAPP_SQLITE_BUSY_TIMEOUT", 20.0),
             "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            # WAL itself is set once per file, by askapp/writer.py.
+            "init_command": "PRAGMA synchronous=NORMAL;",
         }
     )
 DATABASES["default"]["CONN_MAX_AGE"] = _int("CONN_MAX_AGE", 0)
+# PostgreSQL: every process borrows connections from one pool of at most ASKAPP_DB_POOL_SIZE
+# (psycopg's pool, through Django), so WEB_CONCURRENCY x ASKAPP_DB_POOL_SIZE bounds what the
+# server holds, however many threads and streams it runs, and below max_connections. A
+# request that finds the pool empty waits ASKAPP_DB_POOL_TIMEOUT seconds for a connection,
+# then gets 503 with Retry-After. The pool keeps connections open, so CONN_MAX_AGE (which
+# Django's pool refuses) does not apply; it still applies to SQLite. See docs/adr/0032.
+ASKAPP_DB_POOL_SIZE = _int("ASKAPP_DB_POOL_SIZE", 10, minimum=1, maximum=1000)
+ASKAPP_DB_POOL_TIMEOUT = _float("ASKAPP_DB_POOL_TIMEOUT", 3.0, minimum=0.01)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, ASKAPP_DB_POOL_SIZE),
+        "max_size": ASKAPP_DB_POOL_SIZE,
+        "timeout": ASKAPP_DB_POOL_TIMEOUT,
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Django's ModelBackend, reading a user's INTERNAL clearance in the same query (askapp/auth.py).
+AUTHENTICATION_BACKENDS = ["askapp.auth.ClearanceBackend"]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -243,9 +263,13 @@ ASKAPP_THROTTLE_ANON = _rate("ASKAPP_THROTTLE_ANON", "30/min")
 # Seconds of silence after which an answer stream sends a `: keepalive` comment, so proxies and
 # browsers keep a slow stream open.
 ASKAPP_SSE_KEEPALIVE = _float("ASKAPP_SSE_KEEPALIVE", 15.0, minimum=0.05)
-# Answer streams run the engine in worker threads (docs/adr/0019); at most this many at once
-# per process. A stream beyond it waits, with keepalives, for a free thread.
-ASKAPP_STREAM_THREADS = _int("ASKAPP_STREAM_THREADS", 256, minimum=1, maximum=4096)
+# Requests run Django's sync stack in a pool of this many threads per server process
+# (project/handler.py, docs/adr/0032): at most this many requests of a process at once,
+# answer streams not counted (their bodies run on the event loop and in stream threads).
+ASKAPP_WEB_THREADS = _int("ASKAPP_WEB_THREADS", serve.WEB_THREADS, minimum=1, maximum=256)
+# Answer streams run the engine in worker threads (docs/adr/0019, 0032); at most this many at
+# once per process. A stream beyond it waits, with keepalives, for a free thread.
+ASKAPP_STREAM_THREADS = _int("ASKAPP_STREAM_THREADS", 1024, minimum=1, maximum=4096)
 # On a SQLite file database, an embedded tantivy index ranks passages (docs/adr/0018); the
 # database's FTS5 index answers when it is off. Its folder defaults to `<database>.search`.
 ASKAPP_SEARCH_ACCELERATOR = _bool("ASKAPP_SEARCH_ACCELERATOR", True)
@@ -264,7 +288,7 @@ _http_url("ASKAPP_SEC_BASE_URL", ASKAPP_SEC_BASE_URL)
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes a missing login a 401, not a 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "askapp.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["askapp.api.permissions.MayChat"],

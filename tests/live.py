@@ -1,5 +1,6 @@
-"""The real server for tests and benchmarks: uvicorn on project.asgi, as bin/serve runs it,
-on a free loopback port, over a SQLite file database prepared with the demo data.
+"""The real server for tests and benchmarks: granian on project.asgi, started by the same
+`project.serve.command` bin/serve uses, on a free loopback port, over a SQLite file database
+prepared with the demo data (or any DATABASE_URL given in `env`).
 
     template = demo_database(folder)                # migrate + load_demo, once (slow: ~15 s)
     with LiveServer(database=copy_database(template, elsewhere), env={...}) as server:
@@ -13,15 +14,18 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from project import serve
+
 ROOT = Path(__file__).resolve().parent.parent
-VENV_BIN = Path(sys.executable).parent
 HOST = "127.0.0.1"
 
 
@@ -52,11 +56,11 @@ def base_env(database: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def manage(database: Path, *args: str) -> None:
+def manage(database: Path, *args: str, env: Mapping[str, str] | None = None) -> None:
     subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
-        env=base_env(database),
+        env=base_env(database, **dict(env or {})),
         check=True,
         stdout=subprocess.DEVNULL,
     )
@@ -68,6 +72,44 @@ def demo_database(folder: Path) -> Path:
     manage(database, "migrate", "--noinput", "--verbosity", "0")
     manage(database, "load_demo")
     return database
+
+
+def api_token(database: Path, username: str = "bench", env: Mapping[str, str] | None = None) -> str:
+    """A user (created if missing) and their API token, in a server's database (`env` as
+    given to LiveServer, say a DATABASE_URL)."""
+    create = (
+        "from django.contrib.auth import get_user_model as m; "
+        f"m().objects.filter(username={username!r}).exists() "
+        f"or m().objects.create_user({username!r})"
+    )
+    command = [sys.executable, "manage.py"]
+    environment = base_env(database, **dict(env or {}))
+    subprocess.run(
+        [*command, "shell", "-c", create], cwd=ROOT, env=environment, check=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    out = subprocess.run(
+        [*command, "create_api_token", username],
+        cwd=ROOT, env=environment, check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return out.stdout.strip()
+
+
+def postgres_demo_database(base_url: str, name: str) -> str:
+    """A PostgreSQL database `name` on base_url's server, made afresh, migrated and loaded
+    with the demo data; its URL (give it to LiveServer as DATABASE_URL)."""
+    import psycopg
+
+    parts = urlsplit(base_url)
+    url = urlunsplit(parts._replace(path=f"/{name}"))
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as db:
+        db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        db.execute(f'CREATE DATABASE "{name}"')
+    env = {"DATABASE_URL": url}
+    scratch = Path(tempfile.gettempdir())  # the SQLite path base_env wants; not used
+    manage(scratch / "unused.sqlite3", "migrate", "--noinput", "--verbosity", "0", env=env)
+    manage(scratch / "unused.sqlite3", "load_demo", env=env)
+    return url
 
 
 def copy_database(template: Path, folder: Path) -> Path:
@@ -85,25 +127,29 @@ def copy_database(template: Path, folder: Path) -> Path:
 
 
 class LiveServer:
-    """uvicorn serving project.asgi:application, as bin/serve starts it."""
+    """The server as bin/serve starts it (project.serve), serving `application`."""
 
     def __init__(
-        self, *, database: Path, env: Mapping[str, str] | None = None, workers: int = 1
+        self,
+        *,
+        database: Path,
+        env: Mapping[str, str] | None = None,
+        workers: int = 1,
+        application: str = serve.APPLICATION,
     ) -> None:
         self.port = free_port()
         self.url = f"http://{HOST}:{self.port}"
         self.database = database
         self._env = base_env(database, **dict(env or {}))
         self._workers = workers
+        self._application = application
         self._process: subprocess.Popen[bytes] | None = None
-        self._log = database.with_name(f"uvicorn-{self.port}.log")
+        self._log = database.with_name(f"server-{self.port}.log")
 
     def start(self, *, timeout: float = 60.0) -> LiveServer:
-        command = [
-            str(VENV_BIN / "uvicorn"), "project.asgi:application", "--lifespan", "off",
-            "--host", HOST, "--port", str(self.port), "--workers", str(self._workers),
-            "--no-access-log",
-        ]  # fmt: skip
+        command = serve.command(
+            host=HOST, port=self.port, workers=self._workers, application=self._application
+        )
         with self._log.open("wb") as log:
             self._process = subprocess.Popen(
                 command, cwd=ROOT, env=self._env, stdout=log, stderr=subprocess.STDOUT
@@ -116,13 +162,18 @@ class LiveServer:
         while time.monotonic() < deadline:
             assert self._process is not None
             if self._process.poll() is not None:
-                raise RuntimeError(f"uvicorn exited at start:\n{self.log()}")
+                raise RuntimeError(f"the server exited at start:\n{self.log()}")
             try:
                 if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError(f"uvicorn did not answer within {timeout} s:\n{self.log()}")
+        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log()}")
+
+    @property
+    def pid(self) -> int:
+        assert self._process is not None, "the server is not started"
+        return self._process.pid
 
     def log(self) -> str:
         return self._log.read_text(errors="replace") if self._log.exists() else ""

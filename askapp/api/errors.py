@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from askapp.database import RETRY_AFTER_SECONDS, busy_body, pool_exhausted
 from askapp.errors import AskappError, AskFailed, NotFound
 
 logger = logging.getLogger(__name__)
@@ -42,6 +43,9 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response:
         return Response(error_body(code, str(detail), field), status=exc.status_code)
     if isinstance(exc, exceptions.APIException):
         return _api_exception(exc)
+    if pool_exhausted(exc):
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        return Response(busy_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=headers)
     logger.error("unexpected error in the API", exc_info=exc)
     body = error_body("internal_error", "Something went wrong on our side; it was logged.")
     return Response(body, status=status.HTTP_500_INTERNAL_SERVER_ERROR)

@@ -7,9 +7,12 @@ byte), and the `*Doc` serializers only describe their shape in the OpenAPI schem
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.core.validators import ProhibitNullCharactersValidator
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
@@ -170,7 +173,11 @@ class ChoicesField(serializers.JSONField):
     strings, which read as a label that is its own question."""
 
     def to_representation(self, value: Any) -> list[dict[str, str]]:
-        return [Choice.from_stored(item).to_dict() for item in value or ()]
+        return choices_body(value)
+
+
+def choices_body(stored: Any) -> list[dict[str, str]]:
+    return [Choice.from_stored(item).to_dict() for item in stored or ()]
 
 
 # --- output -----------------------------------------------------------------------------------
@@ -219,8 +226,47 @@ class ConversationDetailOutput(ConversationOutput):
 
 
 class AskOutput(serializers.Serializer):
+    """The schema of an ask's body; `ask_body` renders it."""
+
     conversation = serializers.UUIDField(source="conversation.pk")
     turn = TurnOutput(source="answer")
+
+
+def turn_body(turn: Turn) -> dict[str, Any]:
+    """`TurnOutput(turn).data`, as a plain dict, for the ask's hot path: the serializer deep
+    copies its fields for every call and walks them one by one; the stored JSON goes out as is
+    either way. Same keys, order and values (tests/service/api/test_api_bodies.py)."""
+    answers = turn.answers_id
+    return {
+        "id": str(turn.id),
+        "position": turn.position,
+        "role": str(turn.role),
+        "origin": str(turn.origin),
+        "text": turn.text,
+        "status": str(turn.status),
+        "refused": turn.refused,
+        "figures": turn.figures,
+        "sources": turn.sources,
+        "intent": turn.intent,
+        "carried": turn.carried,
+        "reason": turn.reason,
+        "choices": choices_body(turn.choices),
+        "answers": None if answers is None else str(answers),
+        "created": _datetime(turn.created),
+    }
+
+
+def ask_body(stored: Any) -> dict[str, Any]:
+    """`AskOutput(stored).data` as a plain dict: the conversation and the answer turn."""
+    return {"conversation": str(stored.conversation.pk), "turn": turn_body(stored.answer)}
+
+
+def _datetime(value: datetime) -> str:
+    """DRF's DateTimeField rendering: ISO 8601 in the current time zone, UTC as Z."""
+    if settings.USE_TZ and timezone.is_aware(value):
+        value = value.astimezone(timezone.get_current_timezone())
+    text = value.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class FeedbackOutput(serializers.Serializer):

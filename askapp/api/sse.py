@@ -33,7 +33,7 @@ from django.db import connections
 from rest_framework.renderers import JSONRenderer
 
 from askapp.api.errors import error_body
-from askapp.api.serializers import AskOutput, TurnOutput
+from askapp.api.serializers import ask_body, turn_body
 from askapp.errors import AskFailed
 from askapp.services.asking import PreparedAsk, Stored, ask_events
 from engine import Event
@@ -75,14 +75,14 @@ def _render(prepared: PreparedAsk, event: Event) -> bytes:
         return frame("delta", {"text": event.data})
     if event.kind == "done":
         stored: Stored = event.data
-        return frame("done", AskOutput(stored).data)
+        return frame("done", ask_body(stored))
     return frame(event.kind, event.data)
 
 
 def _failure(failed: AskFailed) -> dict[str, Any]:
     body = error_body(failed.code, failed.message)
     body["conversation"] = str(failed.conversation.pk)
-    body["turn"] = TurnOutput(failed.turn).data
+    body["turn"] = turn_body(failed.turn)
     return body
 
 

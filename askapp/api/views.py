@@ -29,6 +29,7 @@ from askapp.api.serializers import (
     FeedbackInput,
     FeedbackOutput,
     RenameInput,
+    ask_body,
 )
 from askapp.errors import NotFound
 from askapp.owners import Owner, existing_owner, request_owner
@@ -117,7 +118,7 @@ class AskView(APIView):
     )
     def post(self, request: Request) -> Response:
         stored = ask(prepared=_prepare(request))
-        return Response(AskOutput(stored).data)
+        return Response(ask_body(stored))
 
 
 class EventStreamRenderer(BaseRenderer):

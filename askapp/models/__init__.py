@@ -5,6 +5,7 @@ from askapp.models.conversations import (
     INTERNAL_CLEARANCE_PERMISSION,
     Conversation,
     Feedback,
+    SessionTurn,
     Turn,
     session_from_turns,
 )
@@ -24,6 +25,7 @@ __all__ = [
     "Feedback",
     "Metric",
     "Review",
+    "SessionTurn",
     "Turn",
     "session_from_turns",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import models
@@ -166,7 +167,21 @@ class Turn(models.Model):
         )
 
 
-def session_from_turns(turns: Sequence[Turn], *, scope: str | None) -> ConversationSession:
+class SessionTurn(Protocol):
+    """What a session is rebuilt from: a stored Turn, or the few columns of one that
+    askapp.selectors.conversations.conversation_with_recent_turns reads (a RecentTurn)."""
+
+    @property
+    def role(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def intent(self) -> dict[str, Any]: ...
+
+
+def session_from_turns(turns: Sequence[SessionTurn], *, scope: str | None) -> ConversationSession:
     """The session the engine would hold after these turns (oldest first).
 
     Each question becomes one Remembered with its stored (resolved) intent and the text of
@@ -175,7 +190,7 @@ def session_from_turns(turns: Sequence[Turn], *, scope: str | None) -> Conversat
     intent (history never reaches the parser), so it carries no slot, only context.
     """
     remembered: list[Remembered] = []
-    question: Turn | None = None
+    question: SessionTurn | None = None
     answers: list[str] = []
 
     def flush() -> None:

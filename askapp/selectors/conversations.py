@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
@@ -85,24 +87,60 @@ def owner_verdicts(*, owner: Owner | None, turns: list[Turn]) -> dict[str, str]:
     return {str(turn_id): value for turn_id, value in mine.values_list("turn_id", "value")}
 
 
+@dataclass(frozen=True, slots=True)
+class RecentTurn:
+    """What rebuilding a session reads of a stored turn (see services.asking)."""
+
+    role: str
+    text: str
+    status: str
+    intent: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Recent:
+    """A conversation, the name of its scope, and its last turns, oldest first."""
+
+    conversation: Conversation
+    scope: str | None
+    turns: list[RecentTurn]
+
+
+_TURN_COLUMNS = ("role", "text", "status", "intent")
+# What an ask needs of the conversation; the rest (title, counter, timestamps) stays deferred,
+# as converting two timestamps on each of the window's rows cost more than the query.
+_CONVERSATION_FIELDS = ("id", "owner_id", "session_key", "scope_id")
+
+
 def conversation_with_recent_turns(
     *, owner: Owner, conversation_id: uuid.UUID | str, limit: int
-) -> tuple[Conversation, list[Turn]]:
-    """The owner's conversation (with its scope) and its last `limit` turns, oldest first.
+) -> Recent:
+    """The owner's conversation, its scope's name and its last `limit` turns, oldest first.
 
     One query: the turns come with their conversation joined, through the (conversation,
-    position) index, so the cost is the same for 2 turns or 2,000. A conversation without
-    turns (or a window of 0) costs a second, small query.
+    position) index, so the cost is the same for 2 turns or 2,000. Rows come as values, not
+    model instances (a Turn and a Conversation per row cost more than the query), and only
+    the columns a session is rebuilt from: frozen figures and sources stay in the database.
+    A conversation without turns (or a window of 0) costs a second, small query.
     """
-    newest_first: list[Turn] = []
+    rows: list[tuple[Any, ...]] = []
     if limit > 0:
         turns = Turn.objects.filter(owner.turns(), conversation_id=_uuid(conversation_id))
-        newest_first = list(
-            turns.select_related("conversation__scope").order_by("-position")[:limit]
+        columns = (*_TURN_COLUMNS, *(f"conversation__{f}" for f in _CONVERSATION_FIELDS))
+        rows = list(
+            turns.order_by("-position").values_list(*columns, "conversation__scope__name")[:limit]
         )
-    if not newest_first:
-        return conversation_get(owner=owner, conversation_id=conversation_id), []
-    return newest_first[0].conversation, list(reversed(newest_first))
+    if not rows:
+        conversation = conversation_get(owner=owner, conversation_id=conversation_id)
+        scope = conversation.scope.name if conversation.scope_id else None
+        return Recent(conversation, scope, [])
+    width = len(_TURN_COLUMNS)
+    newest = rows[0]
+    conversation = Conversation.from_db(
+        Turn.objects.db, list(_CONVERSATION_FIELDS), newest[width:-1]
+    )
+    turns_oldest_first = [RecentTurn(*row[:width]) for row in reversed(rows)]
+    return Recent(conversation, newest[-1], turns_oldest_first)
 
 
 def turn_get(*, owner: Owner, turn_id: uuid.UUID | str) -> Turn:

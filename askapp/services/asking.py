@@ -16,11 +16,9 @@ AskFailed is raised: no half-written answer is ever stored. See docs/adr/0020.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -30,10 +28,11 @@ from django.utils import timezone
 
 from askapp.engine_setup import the_engine
 from askapp.errors import AskFailed, NotFound
-from askapp.models import Conversation, Turn, session_from_turns
+from askapp.models import Conversation, SessionTurn, Turn, session_from_turns
 from askapp.owners import Owner
 from askapp.selectors.conversations import conversation_with_recent_turns
 from askapp.services.citations import new_answer_citations_record
+from askapp.writer import one_writer
 from engine import Answer, ConversationSession, Engine, EngineError, Event, StoreError
 
 logger = logging.getLogger(__name__)
@@ -87,16 +86,17 @@ def ask_prepare(
         )
         for role, text in history or ()
     ]
+    recent: Sequence[SessionTurn]
     if conversation_id is not None:
-        conversation, recent = conversation_with_recent_turns(
+        stored = conversation_with_recent_turns(
             owner=owner, conversation_id=conversation_id, limit=window
         )
+        conversation, scope, recent = stored.conversation, stored.scope, stored.turns
     else:
         conversation = Conversation(
             owner_id=owner.user_id, session_key="" if owner.user_id else owner.session_key
         )
-        recent = client_history[-window:] if window else []
-    scope = conversation.scope.name if conversation.scope_id else None
+        scope, recent = None, client_history[-window:] if window else []
     return PreparedAsk(
         owner=owner,
         question=question,
@@ -213,21 +213,6 @@ def _fail(
     )
 
 
-_SQLITE_WRITER = threading.Lock()
-
-
-@contextmanager
-def _one_writer() -> Iterator[None]:
-    """SQLite takes one writer at a time. Threads of this process queue on a lock for it,
-    instead of each sleeping in SQLite's busy handler, which backs off up to 100 ms a try
-    and gave concurrent asks multi-second tails. Other processes still meet the busy timeout."""
-    if connection.vendor != "sqlite":
-        yield
-        return
-    with _SQLITE_WRITER:
-        yield
-
-
 def _write(
     prepared: PreparedAsk, turns: list[Turn], *, cited_by: Turn | None = None
 ) -> Conversation:
@@ -239,7 +224,7 @@ def _write(
     title = _title(prepared.question)
     # No savepoint: nothing inside is rolled back on its own, and an ask is never nested in
     # another transaction that would need one.
-    with _one_writer(), transaction.atomic(savepoint=False):
+    with one_writer(), transaction.atomic(savepoint=False):
         if prepared.is_new:
             conversation.title = title
             conversation.last_position = len(turns)

@@ -7,11 +7,12 @@ answers there are. Recording again replaces the turn's rows, so it is safe to re
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from askapp.models import Citation, Document, Fact, Turn
 from engine import Source
@@ -57,10 +58,33 @@ def turns_citations_record(*, turns: Iterable[Turn]) -> list[Citation]:
     return Citation.objects.bulk_create(_citations(turns))
 
 
-def new_answer_citations_record(*, turn: Turn) -> list[Citation]:
-    """Index the sources of an answer just stored, inside the ask's own transaction: it has
-    no earlier index to replace, so neither a savepoint nor a delete is needed."""
-    return Citation.objects.bulk_create(_citations([turn])) if turn.sources else []
+def new_answer_citations_record(*, turn: Turn) -> None:
+    """Index the sources of an answer just stored, inside the ask's own transaction, in one
+    statement: it has no earlier index to replace (no savepoint, no delete), and the database
+    itself drops a pointer to a fact or document deleted since the engine read it (a LEFT
+    JOIN), instead of a query to look for them first and a read-back of the new ids."""
+    pointers = {p.source_id: p for p in map(source_pointer, turn.sources or []) if p}
+    if not pointers:
+        return
+    turn_id = Turn._meta.pk.get_db_prep_value(turn.pk, connection)
+    rows = ", ".join(["(%s, %s, %s, CAST(%s AS bigint), CAST(%s AS bigint))"] * len(pointers))
+    params: list[Any] = []
+    for pointer in pointers.values():
+        params += [turn_id, pointer.source_id[:100], pointer.kind]
+        params += [pointer.fact_id, pointer.document_id]
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_sql().format(rows=rows), params)
+
+
+@functools.cache
+def _insert_sql() -> str:
+    table = {model: model._meta.db_table for model in (Citation, Fact, Document)}
+    return (
+        f"INSERT INTO {table[Citation]} (turn_id, source_id, kind, fact_id, document_id) "
+        "SELECT v.column1, v.column2, v.column3, f.id, d.id FROM (VALUES {rows}) AS v "
+        f"LEFT JOIN {table[Fact]} f ON f.id = v.column4 "
+        f"LEFT JOIN {table[Document]} d ON d.id = v.column5"
+    )
 
 
 def _citations(turns: list[Turn]) -> list[Citation]:

@@ -1,4 +1,4 @@
-"""The real server for browser tests: uvicorn on project.asgi, as bin/serve runs it, over a
+"""The real server for browser tests: the server on project.asgi, as bin/serve runs it, over a
 fresh SQLite file migrated and loaded with the demo data, driven by Debian's Chromium.
 
 Nothing here shares the test process's Django: the server is a subprocess with its own

@@ -345,6 +345,7 @@ def refused_base_url() -> str:
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False  # stop() releases held replies; it need not wait for each thread
+    request_queue_size = 1024  # a benchmark opens a thousand slow streams at once
 
     def __init__(self, address: tuple[str, int], handler: type[_Handler], script: _Script):
         self.script = script

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import Permission
+from django.contrib.auth.models import Group, Permission
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -323,6 +323,23 @@ def test_internal_material_needs_the_view_internal_permission(api: APIClient, us
 
     assert INTERNAL_CANARY not in without
     assert INTERNAL_CANARY in with_permission
+
+
+def test_clearance_read_with_the_user_follows_groups_tokens_and_revocation(
+    api: APIClient, token_api: APIClient, user: Any
+) -> None:
+    """The user's clearance comes in the query that reads the user (askapp/auth.py), for a
+    session and for a token, from a group as well as the user, and a revoked permission
+    holds from the next request on."""
+    analysts = Group.objects.create(name="analysts")
+    analysts.permissions.add(Permission.objects.get(codename="view_internal"))
+    user.groups.add(analysts)
+
+    assert INTERNAL_CANARY in _answer_text(api)
+    assert INTERNAL_CANARY in _answer_text(token_api)
+    user.groups.remove(analysts)
+    assert INTERNAL_CANARY not in _answer_text(api)
+    assert INTERNAL_CANARY not in _answer_text(token_api)
 
 
 def test_anonymous_visitors_never_get_internal_material() -> None:

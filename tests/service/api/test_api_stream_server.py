@@ -1,4 +1,4 @@
-"""/v1/ask/stream against the real server: uvicorn on project.asgi, as bin/serve runs it, over
+"""/v1/ask/stream against the real server: the server on project.asgi, as bin/serve runs it, over
 a SQLite file holding the demo data, with the OpenAI-compatible provider pointed at a fake
 server that holds its answer back, so the stream has a pause to show.
 
@@ -14,12 +14,13 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.fakes.openai_server import FakeOpenAIServer, slow, stream
+from tests.fakes.openai_server import FakeOpenAIServer, Hold, held, slow, stream
 from tests.live import LiveServer, copy_database, demo_database
 
 QUESTION = "Why did Apple's revenue dip in fiscal 2023?"
@@ -197,3 +198,31 @@ def test_errors_before_the_stream_are_json(server: LiveServer) -> None:
     assert response.status_code == 400
     assert response.headers["content-type"] == "application/json"
     assert response.json()["error"]["field"] == "question"
+
+
+def test_a_request_waiting_on_the_model_does_not_hold_up_other_requests(
+    server: LiveServer, model: FakeOpenAIServer
+) -> None:
+    """One server process. A plain /v1/ask whose model is paused is in flight; other requests
+    are served meanwhile, by the other threads of the pool (under Django's own ASGI handler
+    every sync request of a process ran on one thread, and they queued behind it)."""
+    hold = Hold(after_deltas=0, limit=60)
+    model.reply(held(stream(ANSWER), hold))
+    asked_before = len(model.requests)
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(
+            httpx.post, f"{server.url}/v1/ask", json={"question": QUESTION}, timeout=90
+        )
+        while len(model.requests) == asked_before and not pending.done():
+            time.sleep(0.01)  # until the model has the question
+        listing = httpx.get(f"{server.url}/v1/conversations", timeout=20)
+        health = httpx.get(f"{server.url}/healthz", timeout=20)
+        still_thinking = not hold.passed
+        hold.release()
+        answered = pending.result()
+
+    assert listing.status_code == 200
+    assert health.status_code == 200
+    assert still_thinking, "the model was still paused while the other requests were served"
+    assert answered.status_code == 200
+    assert answered.json()["turn"]["text"] == ANSWER

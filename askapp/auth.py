@@ -1,0 +1,99 @@
+"""Authentication that reads a user's clearance in the query that reads the user.
+
+Every ask needs to know whether its user may draw on INTERNAL material (the
+`askapp.view_internal` permission, their own or a group's). Django's ModelBackend would load
+every permission in two more queries, and even one small query is a round trip on each ask.
+Both ways a request authenticates, the session (`ClearanceBackend.get_user`) and an API
+token (`TokenAuthentication`), instead read the user with a `may_view_internal` column,
+which askapp.engine_setup.clearance_for uses when it is there.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.models import Group, Permission
+from django.contrib.contenttypes.models import ContentType
+from django.db import connection
+from django.db.models.expressions import RawSQL
+from rest_framework import authentication, exceptions
+from rest_framework.authtoken.models import Token
+
+from askapp.models import INTERNAL_CLEARANCE_PERMISSION
+
+CLEARANCE_ATTRIBUTE = "may_view_internal"
+
+
+def may_view_internal() -> RawSQL:
+    """True when the user of the row (the user table in the query) holds the permission
+    directly or through a group."""
+    user_model = get_user_model()
+    column = f"{user_model._meta.db_table}.{user_model._meta.pk.column}"
+    return RawSQL(clearance_sql(column), _permission_name())
+
+
+def user_may_view_internal(user_id: Any) -> bool:
+    """The same question for one user id, in one query of its own."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {clearance_sql('%s')}", [*_permission_name(), user_id, user_id])
+        return bool(cursor.fetchone()[0])
+
+
+def _permission_name() -> list[str]:
+    return INTERNAL_CLEARANCE_PERMISSION.split(".")
+
+
+@functools.cache
+def clearance_sql(user: str) -> str:
+    """EXISTS(the permission is the user's own or one of their groups'), with `user` the SQL
+    for the user's id. Plain SQL: the ORM's version of this join costs more to build on every
+    request than the database takes to answer it."""
+    user_model = get_user_model()
+    table = {
+        "permission": Permission._meta.db_table,
+        "content_type": ContentType._meta.db_table,
+        "user_permission": user_model.user_permissions.through._meta.db_table,
+        "user_group": user_model.groups.through._meta.db_table,
+        "group_permission": Group.permissions.through._meta.db_table,
+    }
+    user_fk = user_model._meta.model_name + "_id"
+    return (
+        f"EXISTS (SELECT 1 FROM {table['permission']} p JOIN {table['content_type']} ct"
+        " ON ct.id = p.content_type_id WHERE ct.app_label = %s AND p.codename = %s AND ("
+        f" EXISTS (SELECT 1 FROM {table['user_permission']} up"
+        f" WHERE up.permission_id = p.id AND up.{user_fk} = {user})"
+        f" OR EXISTS (SELECT 1 FROM {table['user_group']} ug JOIN {table['group_permission']} gp"
+        f" ON gp.group_id = ug.group_id WHERE gp.permission_id = p.id AND ug.{user_fk} = {user})))"
+    )
+
+
+class ClearanceBackend(ModelBackend):
+    """Django's ModelBackend; a session's user comes with its clearance (one query)."""
+
+    def get_user(self, user_id: Any) -> Any:
+        users = get_user_model()._default_manager.annotate(
+            **{CLEARANCE_ATTRIBUTE: may_view_internal()}
+        )
+        try:
+            user = users.get(pk=user_id)
+        except get_user_model().DoesNotExist:
+            return None
+        return user if self.user_can_authenticate(user) else None
+
+
+class TokenAuthentication(authentication.TokenAuthentication):
+    """DRF's token authentication; the token's user comes with its clearance (one query)."""
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
+        tokens = Token.objects.select_related("user").annotate(clearance=may_view_internal())
+        try:
+            token = tokens.get(key=key)
+        except Token.DoesNotExist:
+            raise exceptions.AuthenticationFailed("Invalid token.") from None
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed("User inactive or deleted.")
+        setattr(token.user, CLEARANCE_ATTRIBUTE, token.clearance)  # type: ignore[attr-defined]
+        return token.user, token

@@ -1,0 +1,201 @@
+"""The served product against the framework floor, in one run (`python -m bench`).
+
+Starts the floor (bench/floor.py: a plain Django JsonResponse view) and then askapp, each
+with the server command `bin/serve` uses (project.serve: granian, WEB_CONCURRENCY workers,
+the threaded handler), over the demo data on SQLite or PostgreSQL, and times with wrk (or
+the Python client): the floor, /healthz, /v1/ask stateless (a new conversation per ask)
+and /v1/ask in 200-turn conversations, all structured lookups answered by the mock provider;
+then, on a fresh server, the slow-stream test (bench/streams.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import subprocess
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench import load, procs, streams
+from project import serve
+from tests.fakes.openai_server import FakeOpenAIServer, slow, stream
+from tests.live import LiveServer, api_token, copy_database, postgres_demo_database
+
+LOOKUPS = [
+    "What was Apple's revenue in FY2023?",
+    "What was Microsoft's net income in FY2022?",
+    "What was Tesla's revenue in FY2021?",
+    "What was Apple's net income in FY2022?",
+    "What was Microsoft's revenue in FY2023?",
+]
+CONVERSATION_TURNS = 200
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def run(
+    *,
+    template: Path,
+    folder: Path,
+    postgres: str | None,
+    seconds: float,
+    connections: int,
+    client: str,
+    stream_count: int,
+    pace: float,
+    hold: tuple[float, float],
+) -> None:
+    workers = serve.web_concurrency()
+    used = load.wrk_version() if client == "wrk" else "the Python asyncio client (httpx)"
+    print(f"server: {' '.join(serve.command(host='H', port=0, workers=workers)[1:4])} "
+          f"workers={workers}, {os.environ.get('ASKAPP_WEB_THREADS') or serve.WEB_THREADS} "
+          f"threads each; load generator: {used}; {connections} connections, {seconds:g} s "
+          f"a measurement; database: {'PostgreSQL' if postgres else 'SQLite'}")  # fmt: skip
+    print(f"load before: {uptime()}", flush=True)
+    env: dict[str, str] = {}
+    if postgres:
+        env["DATABASE_URL"] = postgres_demo_database(postgres, database_name(postgres, "bench"))
+    database = copy_database(template, folder / "askapp")
+    token = api_token(database, env=env)
+    headers = {"Authorization": f"Token {token}"}
+    measure = _measurer(seconds, connections, client)
+
+    floor_env = {**env, "DJANGO_SETTINGS_MODULE": "bench.floor"}
+    floor_app = "bench.floor:application"
+    with LiveServer(database=database, env=floor_env, workers=workers, application=floor_app) as f:
+        floor_before = measure(f, "/floor")
+    rows: list[tuple[str, load.Result]] = []
+    with LiveServer(database=database, env=env, workers=workers) as server:
+        rows.append(("askapp GET /healthz", measure(server, "/healthz")))
+        stateless = [{"question": question} for question in LOOKUPS]
+        conversations = _conversations(server.url, headers, connections)
+        in_conversation = [
+            {"question": question, "conversation": conversation}
+            for conversation in conversations
+            for question in LOOKUPS
+        ]
+        rows.append(("askapp POST /v1/ask, stateless", measure(
+            server, "/v1/ask", bodies=stateless, headers=headers)))  # fmt: skip
+        rows.append((f"askapp POST /v1/ask, {CONVERSATION_TURNS}-turn conversations", measure(
+            server, "/v1/ask", bodies=in_conversation, headers=headers)))  # fmt: skip
+    with LiveServer(database=database, env=floor_env, workers=workers, application=floor_app) as f:
+        floor_after = measure(f, "/floor")
+    _print_table(floor_before, floor_after, rows)
+    print(f"load after: {uptime()}", flush=True)
+    if stream_count:
+        _streams(database, env, token, workers, stream_count, pace, hold)
+
+
+def database_name(url: str, suffix: str) -> str:
+    from urllib.parse import urlsplit
+
+    return f"{urlsplit(url).path.strip('/') or 'askapp'}_{suffix}"
+
+
+def _measurer(seconds: float, connections: int, client: str):  # type: ignore[no-untyped-def]
+    def measure(server: LiveServer, path: str, **kwargs: Any) -> load.Result:
+        warm = max(1.0, seconds / 5)
+        options = {"connections": connections, "client": client, **kwargs}
+        load.hammer(server.url, path, seconds=warm, **options)
+        used = procs.cpu_seconds(server.pid)
+        result = load.hammer(server.url, path, seconds=seconds, **options)
+        cpu = (procs.cpu_seconds(server.pid) - used) / max(1, result.requests)
+        return dataclasses.replace(result, cpu=cpu)
+
+    return measure
+
+
+def _conversations(url: str, headers: Mapping[str, str], count: int) -> list[str]:
+    """`count` conversations of CONVERSATION_TURNS turns each (chained lookups)."""
+
+    def fill(_: int) -> str:
+        conversation = None
+        with httpx.Client(base_url=url, headers=dict(headers), timeout=60) as client:
+            for n in range(CONVERSATION_TURNS // 2):
+                body: dict[str, Any] = {"question": LOOKUPS[n % len(LOOKUPS)]}
+                if conversation:
+                    body["conversation"] = conversation
+                response = client.post("/v1/ask", json=body)
+                response.raise_for_status()
+                conversation = response.json()["conversation"]
+        assert conversation is not None
+        return conversation
+
+    with ThreadPoolExecutor(min(count, 8)) as pool:
+        return list(pool.map(fill, range(count)))
+
+
+def _print_table(
+    before: load.Result, after: load.Result, rows: list[tuple[str, load.Result]]
+) -> None:
+    floor = load.Result(
+        before.requests + after.requests,
+        (before.rate + after.rate) / 2,
+        (before.p50 + after.p50) / 2,
+        (before.p99 + after.p99) / 2,
+        before.errors + after.errors,
+        (before.cpu + after.cpu) / 2,
+    )
+    print("\n| what | requests/s | p50 | p99 | errors | to the floor | server CPU a request "
+          "| floor's CPU over this |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| floor: Django JsonResponse view, before askapp | " + " | ".join(before.cells()) + " |")
+    print("| floor: the same, after askapp | " + " | ".join(after.cells()) + " |")
+    for name, result in rows:
+        print(f"| {name} | " + " | ".join(result.cells(floor)) + " |")
+    healthz, stateless, conversation = (result for _, result in rows)
+    print(f"\nfloor (mean of the two runs): {floor.rate:,.0f} requests/s, "
+          f"{floor.cpu * 1000:.3f} ms of server CPU a request")  # fmt: skip
+    print(f"/healthz: {healthz.rate / floor.rate:.2f}x the floor's requests/s (target >= 0.6)")
+    print(f"/v1/ask stateless: {stateless.rate / floor.rate:.3f}x the floor's requests/s "
+          f"(target >= 0.15); p99 {load.ms(stateless.p99)} (target <= 50 ms)")  # fmt: skip
+    rate, p50 = conversation.rate / stateless.rate, conversation.p50 / stateless.p50
+    print(f"/v1/ask in a {CONVERSATION_TURNS}-turn conversation against stateless: requests/s "
+          f"{rate:.2f}x, p50 {p50:.2f}x, server CPU an ask {conversation.cpu / stateless.cpu:.2f}x "
+          "(target within 10%)")  # fmt: skip
+    print(
+        "Server CPU a request is the server's processes' CPU time over the requests served: "
+        "on a shared machine it moves less than the rates do."
+    )
+
+
+def _streams(
+    database: Path,
+    env: Mapping[str, str],
+    token: str,
+    workers: int,
+    count: int,
+    pace: float,
+    hold: tuple[float, float],
+) -> None:
+    print(f"\nslow streams: {count} answer streams opened {pace * 1000:.0f} ms apart, the model "
+          f"holding each {hold[0]:g}-{hold[1]:g} s", flush=True)  # fmt: skip
+    with FakeOpenAIServer() as model:
+        model.reply(stream(SLOW := streams.SLOW_ANSWER))  # the warm-up stream's, at once
+        model.reply(*[slow(s, stream(SLOW)) for s in streams.holds(count, *hold)])
+        stream_env = {
+            **env,
+            "ASKAPP_PROVIDER": "openai",
+            "ASKAPP_OPENAI_BASE_URL": model.base_url,
+            "ASKAPP_OPENAI_API_KEY": "bench",
+            "ASKAPP_OPENAI_MAX_RETRIES": "0",
+            "ASKAPP_OPENAI_TIMEOUT": str(hold[1] * 3),
+        }
+        copy = copy_database(database, database.parent.parent / "streams")
+        with LiveServer(database=copy, env=stream_env, workers=workers) as server:
+            report = asyncio.run(
+                streams.slow_streams(
+                    server.url, token, streams=count, pace=pace, longest=hold[1],
+                    server_pid=server.pid,
+                )
+            )  # fmt: skip
+    for line in report.lines():
+        print(line)
+    print(f"load after the streams: {uptime()}", flush=True)
