@@ -16,7 +16,7 @@ from typing import Any
 
 from askapp.models import Turn
 from askapp.selectors.clearance import WITHHELD_TEXT
-from engine import SCOPE, Answer, Carried, Choice, Figure, Source, format_value
+from engine import SCOPE, Answer, Carried, Choice, Figure, Source, cited_pieces, format_value
 
 SLOT_WORDS = {
     "entity": "company",
@@ -184,6 +184,12 @@ def reason_label(reason: str) -> str:
 
 
 @dataclass(frozen=True)
+class ExcerptPart:
+    text: str
+    cited: bool  # a sentence the answer cites: marked on the page
+
+
+@dataclass(frozen=True)
 class SourceView:
     number: int
     anchor: str
@@ -194,6 +200,16 @@ class SourceView:
     @property
     def is_fact(self) -> bool:
         return self.data.kind == "fact"
+
+    @property
+    def excerpt(self) -> list[ExcerptPart]:
+        """A passage's excerpt cut where the sentences the answer cites begin and end."""
+        return excerpt_parts(self.data.excerpt, self.data.spans)
+
+
+def excerpt_parts(excerpt: str, spans: Sequence[tuple[int, int]]) -> list[ExcerptPart]:
+    """The excerpt as plain and cited parts, in order."""
+    return [ExcerptPart(excerpt[a:b], cited) for a, b, cited in cited_pieces(excerpt, spans)]
 
 
 def sources(turn: Turn, answer: Answer) -> list[SourceView]:

@@ -6,7 +6,8 @@ Measures the gate and the parser of an Engine over the demo knowledge base (data
 workloads: a mix of demo questions (lookups, follow-ups, comparisons, narrative questions and a
 few attacks), and the 3,650 real analysts' questions of TAT-QA dev and PACIFIC validation
 (data/eval), each asked once per round, so no string repeats inside a round. Target: at least
-20,000 questions per second for parse plus gate together.
+20,000 questions per second for parse plus gate together. Also times the unknown-company
+reader (engine/names.py) on its own, without the search it runs for a name it finds.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Engine, MockProvider
+from engine.names import company_mentions
 from tests.demo_store import demo_store
 
 QUESTIONS = [
@@ -78,7 +80,11 @@ def main() -> None:
 
     engine = Engine(demo_store(), MockProvider())  # its gate and parser: what a question meets
     gate = engine.gate
-    parser = engine.parser_for(engine.store.vocabulary())
+    vocabulary = engine.store.vocabulary()
+    parser = engine.parser_for(vocabulary)
+
+    def names(question: str) -> None:
+        company_mentions(question, vocabulary)
 
     def both(question: str) -> None:
         if gate.screen(question).allowed:
@@ -94,6 +100,7 @@ def main() -> None:
             ("gate", gate.screen),
             ("parse", parser.parse),
             ("gate+parse", both),
+            ("names", names),  # the unknown-company reader, before its knowledge-base check
         ):
             rates = [_rate(function, questions, args.seconds) for _ in range(args.rounds)]
             median = statistics.median(rates)

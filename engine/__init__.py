@@ -29,6 +29,7 @@ from engine.answer import (
     answer_question_stream,
     final_answer,
 )
+from engine.chunks import CHUNK_WORDS, split_into_chunks
 from engine.errors import (
     EngineError,
     ProviderBadResponse,
@@ -54,6 +55,7 @@ from engine.narrative import (
 )
 from engine.numbers import format_value
 from engine.parser import IntentParser, parser_for
+from engine.passages import cited_pieces
 from engine.periods import normalise_period
 from engine.plan import lookup_intent, question_for
 from engine.providers.base import Completion, Message, Provider, ToolCall
@@ -61,6 +63,7 @@ from engine.providers.mock import MockProvider
 from engine.session import SCOPE, ConversationSession, Remembered
 from engine.store import InMemoryStore, KnowledgeStore
 from engine.timeframe import period_sort_key
+from engine.topic import Topic, intent_topic
 from engine.types import (
     CLASSIFICATIONS,
     DEFAULT_CLEARANCE,
@@ -108,6 +111,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "CHUNK_WORDS",
     "CLASSIFICATIONS",
     "DEFAULT_CLEARANCE",
     "INTERNAL",
@@ -164,15 +168,18 @@ __all__ = [
     "Term",
     "ToolCall",
     "ToolError",
+    "Topic",
     "Vocabulary",
     "answer_question",
     "answer_question_stream",
+    "cited_pieces",
     "decimal_text",
     "default_pipeline",
     "figure_spans",
     "figures_in",
     "final_answer",
     "format_value",
+    "intent_topic",
     "least_restrictive",
     "lookup_intent",
     "normalise_period",
@@ -181,5 +188,6 @@ __all__ = [
     "question_for",
     "run_cases",
     "showable",
+    "split_into_chunks",
     "table",
 ]

@@ -27,7 +27,9 @@ from engine.errors import ANSWERED_FAILURES, ProviderError
 from engine.gate import SecurityGate
 from engine.grounding import Grounder, cites, sentences
 from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
+from engine.names import unknown_companies, unknown_company_text
 from engine.narrative import Pipeline, default_pipeline
+from engine.nearby import PERIOD_CHOICES
 from engine.parser import IntentParser, parser_for
 from engine.plan import Plan, Reply, asker_for, held_instead, make_plan
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
@@ -35,6 +37,7 @@ from engine.providers.base import Completion, Message, Provider
 from engine.render import render
 from engine.session import ConversationSession
 from engine.store import KnowledgeStore
+from engine.timeframe import read_timeframe
 from engine.tools import TOOL_SCHEMAS, Toolbox
 from engine.types import (
     DEFAULT_CLEARANCE,
@@ -192,6 +195,13 @@ class _Run:
         # question: not linked, never offered as a choice, never the only company.
         vocabulary = visible_vocabulary(store.vocabulary(), self.clearance)
         intent = self.engine.parser_for(vocabulary).parse(self.question)
+        unknown = unknown_companies(self.question, vocabulary, store, self.clearance)
+        if unknown:
+            # Before the session or a scope can fill in a company: the question names one.
+            self.intent = intent
+            yield self._meta()
+            yield from self._finish("not_found", unknown_company_text(unknown, vocabulary))
+            return
         if self.session is not None:
             intent, self.carried = self.session.resolve(intent)
         if not intent.entities and len(vocabulary.entities) == 1 and intent.kind != "unsupported":
@@ -207,7 +217,7 @@ class _Run:
         if intent.kind == "unsupported":
             yield from self._finish("not_found", UNSUPPORTED_TEXT)
         elif intent.kind == "narrative":
-            yield from self._narrative(intent)
+            yield from self._narrative(intent, vocabulary)
         else:
             plan = make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
             if isinstance(plan, Reply):
@@ -240,11 +250,14 @@ class _Run:
         )
 
     # -- narrative channel ---------------------------------------------------------------
-    def _narrative(self, intent: Intent) -> Iterator[Event]:
+    def _narrative(self, intent: Intent, vocabulary: Vocabulary) -> Iterator[Event]:
         pipeline = self.engine.pipeline or default_pipeline(self.engine.store)
-        passages = pipeline.passages(intent.question, intent=intent, clearance=self.clearance)
+        chosen = pipeline.select(intent.question, intent=intent, clearance=self.clearance)
+        passages = chosen.passages
         if not passages:
-            yield from self._finish("not_found", NO_PASSAGE_TEXT)
+            elsewhere = chosen.periods_elsewhere
+            choices = _in_periods(intent, elsewhere, _check(vocabulary))
+            yield from self._finish("not_found", _no_passage(intent, elsewhere), choices=choices)
             return
         grounder = Grounder(passages)
         messages = _narrative_messages(self.question, passages, self.history)
@@ -263,8 +276,7 @@ class _Run:
             yield from self._finish("not_found", NO_PASSAGE_TEXT)
             return
         yield from self._emit(waiting)
-        cited = grounder.cited_passages()
-        sources = tuple(Source.from_passage(p) for p in cited)
+        sources = grounder.cited_sources()
         yield from self._finish("answered", " ".join(self.emitted), sources=sources, sent=True)
 
     def _emit(self, kept: list[str]) -> Iterator[Event]:
@@ -371,6 +383,35 @@ def _narrative_messages(
         *history,
         {"role": "user", "content": narrative_user_message(question, passages)},
     ]
+
+
+def _in_periods(
+    intent: Intent, periods: Sequence[str], parse: Callable[[str], Intent]
+) -> tuple[Choice, ...]:
+    """The question asked again of each period that has passages on it ("... in FY2025?"),
+    each checked to read back as that period; nothing when the question names several."""
+    spans = read_timeframe(intent.question).spans
+    if len(spans) != 1 or len(intent.periods) != 1:
+        return ()
+    (start, end), question = spans[0], intent.question
+    choices = []
+    for period in reversed(periods[-PERIOD_CHOICES:]):
+        again = f"{question[:start]}{period}{question[end:]}"
+        if parse(again).periods == (period,):
+            choices.append(Choice(period, again))
+    return tuple(choices)
+
+
+def _no_passage(intent: Intent, elsewhere: Sequence[str]) -> str:
+    """Not found, saying which period had nothing and which periods would answer."""
+    if not elsewhere:
+        return NO_PASSAGE_TEXT
+    about = f" about {' and '.join(intent.entities)}" if intent.entities else ""
+    periods = " or ".join(intent.periods)
+    return (
+        f"The knowledge base holds no {periods} passage{about} that answers this; "
+        f"it holds passages on it for {', '.join(elsewhere)}."
+    )
 
 
 def _pieces(text: str) -> Iterator[str]:

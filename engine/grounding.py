@@ -11,7 +11,9 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from engine.types import Passage
+from engine.passages import sentences as passage_sentences
+from engine.text import words
+from engine.types import Passage, Source
 
 _CITATION = re.compile(r"\s*\[(\d{1,3})\]")
 _FIGURE = re.compile(
@@ -130,6 +132,7 @@ class Grounder:
     passages: Sequence[Passage]
     extra_figures: Iterable[str] = ()
     cited: list[int] = field(default_factory=list)  # passage indexes, in citation order
+    spans: dict[int, list[tuple[int, int]]] = field(default_factory=dict)  # cited sentences
     _figures: list[set[Mention]] = field(default_factory=list)
     _extra: set[Mention] = field(default_factory=set)
 
@@ -147,21 +150,52 @@ class Grounder:
         allowed = set(self._extra).union(*(self._figures[r] for r in refs))
         if any(not _held(f, allowed) for f in stated):
             return None
+        body = _CITATION.sub("", text).rstrip()
         for ref in refs:
             if ref not in self.cited:
                 self.cited.append(ref)
-        body = _CITATION.sub("", text).rstrip()
+            span = cited_span(self.passages[ref].text, body)
+            if span is not None and span not in self.spans.setdefault(ref, []):
+                self.spans[ref].append(span)
         marks = "".join(f"[{self.cited.index(r) + 1}]" for r in dict.fromkeys(refs))
         return _place_marks(body, marks)
 
     def cited_passages(self) -> list[Passage]:
         return [self.passages[i] for i in self.cited]
 
+    def cited_sources(self) -> tuple[Source, ...]:
+        """The cited passages as sources, in citation order, each with its cited sentences."""
+        return tuple(
+            Source.from_passage(self.passages[i], spans=self.spans.get(i, ())) for i in self.cited
+        )
+
     def _passages_holding(self, stated: list[Mention]) -> list[int]:
         return [i for i, held in enumerate(self._figures) if all(_held(f, held) for f in stated)]
 
 
 _CITATION_NUMBER = re.compile(r"\[(\d{1,3})\]")
+
+
+_CLOSE_ENOUGH = 0.6
+
+
+def cited_span(passage: str, sentence: str) -> tuple[int, int] | None:
+    """Where the sentence an answer cites stands in the passage: the quoted words themselves,
+    or else the passage sentence sharing the most of its words (a model may paraphrase)."""
+    core = sentence.strip().rstrip(".!?").strip()
+    if not core:
+        return None
+    start = passage.find(core)
+    if start >= 0:
+        end = start + len(core)
+        return start, end + 1 if passage[end : end + 1] in (".", "!", "?") else end
+    said = set(words(core))
+    best, best_share = None, 0.0
+    for candidate in passage_sentences(passage):
+        share = len(said & set(words(candidate.text))) / (len(said) or 1)
+        if share > best_share:
+            best, best_share = (candidate.start, candidate.end), share
+    return best if best_share >= _CLOSE_ENOUGH else None
 
 
 def cites(sentence: str) -> bool:

@@ -45,6 +45,7 @@ class Intent(NamedTuple):
     qualifiers: tuple[str, ...] = ()  # words tied to the metric that no metric label holds
     loose: tuple[str, ...] = ()  # content words that linked to nothing at all
     follow_up: bool = False  # elliptical ("and in FY2022?"): leans on earlier questions
+    topic: tuple[str, ...] = ()  # words outside companies and periods: what passages must be about
 
     def with_(self, **changes: Any) -> Intent:
         return self._replace(**changes)
@@ -67,6 +68,7 @@ class Intent(NamedTuple):
             "qualifiers": list(self.qualifiers),
             "loose": list(self.loose),
             "follow_up": self.follow_up,
+            "topic": list(self.topic),
         }
 
     @classmethod
@@ -87,4 +89,5 @@ class Intent(NamedTuple):
             qualifiers=tuple(data.get("qualifiers", ())),
             loose=tuple(data.get("loose", ())),
             follow_up=bool(data.get("follow_up", False)),
+            topic=tuple(data.get("topic", ())),
         )

@@ -123,6 +123,7 @@ class IntentParser:
         frame = read_timeframe(text)
         used = _period_mask(text, texts, frame)
         entities = self._link_entities(texts, norms, used)
+        topic = _topic(texts, norms, used)
         metrics, ambiguous, metric_spans = self._link_metrics(norms, used)
         leftover: list[str] = []
         loose: list[str] = []
@@ -156,6 +157,7 @@ class IntentParser:
             else (),
             loose=tuple(dict.fromkeys(loose)),
             follow_up=not loose and not metrics,
+            topic=topic,
         )
 
     def _metric_keys(self, metrics: tuple[str, ...]) -> frozenset[str]:
@@ -315,6 +317,12 @@ def _period_mask(text: str, texts: Sequence[str], frame: TimeFrame) -> list[bool
         count = len(TOKEN.findall(text, low, high))
         mask[first : first + count] = [True] * count
     return mask
+
+
+def _topic(texts: Sequence[str], norms: Sequence[str], named: list[bool]) -> tuple[str, ...]:
+    """The words outside company names and periods, as written: what passages must be about."""
+    kept = (t for t, n, taken in zip(texts, norms, named, strict=True) if not taken)
+    return tuple(dict.fromkeys(t for t in kept if normalise_word(t) not in STOP))
 
 
 def _is_content(word: str) -> bool:

@@ -90,9 +90,6 @@ def _unclear(intent: Intent, asking: _Asking) -> Reply | None:
         targets = ((intent.with_(metrics=(*intent.metrics, m), ambiguous=()), m) for m in names)
         choices = asker.choices(targets, bare=True, limit=len(names))
         return Reply("clarify", f"Which figure do you mean: {_or(names)}?", choices, "metric")
-    unknown = _unknown_name(intent)
-    if unknown and not intent.entities:
-        return Reply("not_found", f"The knowledge base holds no company called {unknown}.")
     if not intent.entities and len(asking.vocabulary.entities) != 1:
         return Reply("clarify", "Which company do you mean?", _companies(intent, asking), "entity")
     if not intent.metrics:
@@ -153,14 +150,6 @@ def _metrics_held(holdings: Iterable[Holding], periods: Sequence[str]) -> list[s
     for held in holdings:
         by_metric.setdefault(held.metric, set()).add(held.period)
     return sorted(m for m, held in by_metric.items() if set(periods) <= held)
-
-
-def _unknown_name(intent: Intent) -> str | None:
-    """A capitalised word beside the metric that links to nothing: an unknown company."""
-    for word in intent.qualifiers:
-        if word[:1].isupper() and word.isalpha() and not intent.question.startswith(word):
-            return word
-    return None
 
 
 def _held_periods(

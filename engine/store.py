@@ -148,7 +148,8 @@ class InMemoryStore:
         ):
             if passage.classification not in classifications:
                 continue
-            score = sum(self._idf.get(t, 0.0) for t in terms & words)
+            # Summed in a fixed order: a float sum over a set would rank ties by hash seed.
+            score = sum(self._idf.get(t, 0.0) for t in sorted(terms & words))
             if score > 0:
                 scored.append((score, index))
         scored.sort(key=lambda item: (-item[0], item[1]))

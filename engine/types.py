@@ -8,7 +8,7 @@ is empty, and a missing classification stays unknown (""), which is never shown.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal, cast
@@ -119,6 +119,7 @@ class Source:
     period: str | None = None
     value: Decimal | None = None
     unit: str | None = None
+    spans: tuple[tuple[int, int], ...] = ()  # passages: the cited sentences' [start, end)
 
     @classmethod
     def from_fact(cls, fact: Fact) -> Source:
@@ -137,7 +138,8 @@ class Source:
         )
 
     @classmethod
-    def from_passage(cls, passage: Passage) -> Source:
+    def from_passage(cls, passage: Passage, *, spans: Sequence[tuple[int, int]] = ()) -> Source:
+        """`spans`: where the sentences the answer cites stand in the passage's text."""
         return cls(
             id=passage.id,
             kind="passage",
@@ -148,11 +150,13 @@ class Source:
             excerpt=passage.text,
             entity=passage.entity,
             period=passage.period,
+            spans=tuple(sorted(set(spans))),
         )
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Source:
-        """A source as to_dict wrote it. A passage's entity and period are not written."""
+        """A source as to_dict wrote it. Sources stored before passages had their entity,
+        period and cited spans read without them; malformed spans are dropped."""
         return cls(
             id=_text(data.get("id")),
             kind="fact" if data.get("kind") == "fact" else "passage",
@@ -166,6 +170,7 @@ class Source:
             period=_optional(data.get("period")),
             value=read_decimal(data.get("value")),
             unit=_optional(data.get("unit")),
+            spans=_spans(data.get("cited_spans")),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -178,7 +183,12 @@ class Source:
             "classification": self.classification,
         }
         if self.kind == "passage":
-            data["excerpt"] = self.excerpt
+            data.update(
+                excerpt=self.excerpt,
+                entity=self.entity,
+                period=self.period,
+                cited_spans=[{"start": start, "end": end} for start, end in self.spans],
+            )
         else:
             data.update(
                 entity=self.entity,
@@ -376,6 +386,17 @@ def read_decimal(raw: object) -> Decimal | None:
     except InvalidOperation:
         return None
     return value if value.is_finite() else None
+
+
+def _spans(raw: object) -> tuple[tuple[int, int], ...]:
+    """[{"start", "end"}] as (start, end) pairs, in order; anything malformed is left out."""
+    spans = []
+    for item in raw if isinstance(raw, list) else ():
+        start = item.get("start") if isinstance(item, Mapping) else None
+        end = item.get("end") if isinstance(item, Mapping) else None
+        if isinstance(start, int) and isinstance(end, int) and 0 <= start < end:
+            spans.append((start, end))
+    return tuple(sorted(set(spans)))
 
 
 def _text(raw: object) -> str:

@@ -2,8 +2,8 @@
 understood, the history window, the figures and readers' feedback.
 
 Everything here is plain data for the templates, which escape it. The one piece of markup
-built in Python is a passage excerpt with the cited figures wrapped in <mark>, made with
-format_html so every bit of the excerpt is escaped.
+built in Python is a passage excerpt with the cited figures wrapped in <mark> and the cited
+sentences in a span, made with format_html so every bit of the excerpt is escaped.
 
 Clearance (docs/adr/0029): an excerpt is shown only when both the classification frozen with
 the source and the document's classification today are within the reader's clearance
@@ -31,10 +31,12 @@ from engine import (
     Intent,
     Mention,
     Source,
+    cited_pieces,
     decimal_text,
     figure_spans,
     figures_in,
     format_value,
+    intent_topic,
 )
 
 # --- provenance ---------------------------------------------------------------------------
@@ -131,7 +133,7 @@ def _passage_row(
             reverse("admin:askapp_document_change", args=[document.pk]) if document else ""
         ),
         classification_now=now if now != frozen else "",
-        excerpt=None if hidden else highlight(source.excerpt, cited),
+        excerpt=None if hidden else highlight(source.excerpt, cited, source.spans),
         hidden_because=hidden,
     )
 
@@ -142,16 +144,29 @@ def cited_figures(answer: Answer) -> set[Mention]:
     return {figure for text in texts for figure in figures_in(text)}
 
 
-def highlight(text: str, cited: set[Mention]) -> SafeString:
-    """`text`, escaped, with each figure the answer cites wrapped in <mark>."""
+def highlight(
+    text: str, cited: set[Mention], sentences: Sequence[tuple[int, int]] = ()
+) -> SafeString:
+    """`text`, escaped, with each figure the answer cites wrapped in <mark> and each sentence
+    it cites (`sentences`: offsets into `text`) in <span class="cited-sentence">."""
+    segments = []
+    for start, end, sentence in cited_pieces(text, sentences):
+        marked = _marked_figures(text, start, end, cited)
+        segments.append(
+            (format_html('<span class="cited-sentence">{}</span>', marked) if sentence else marked,)
+        )
+    return format_html_join("", "{}", segments)
+
+
+def _marked_figures(text: str, start: int, end: int, cited: set[Mention]) -> SafeString:
     pieces: list[tuple[str, str]] = []
-    start = 0
-    for begin, end, figure in figure_spans(text):
+    position = start
+    for begin, stop, figure in figure_spans(text[start:end]):
         if _is_cited(figure, cited):
-            pieces.append((text[start:begin], text[begin:end]))
-            start = end
+            pieces.append((text[position : start + begin], text[start + begin : start + stop]))
+            position = start + stop
     marked = format_html_join("", "{}<mark>{}</mark>", pieces)
-    return format_html("{}{}", marked, text[start:])
+    return format_html("{}{}", marked, text[position:end])
 
 
 def _is_cited(figure: Mention, cited: set[Mention]) -> bool:
@@ -186,6 +201,7 @@ class Interpretation:
     ambiguous: Sequence[Ambiguity] = ()
     qualifiers: Sequence[str] = ()
     loose: Sequence[str] = ()
+    topic: Sequence[str] = ()  # the words passages were measured against (narrative answers)
     carried: Sequence[CarriedRow] = field(default_factory=list)
 
 
@@ -208,6 +224,7 @@ def interpretation(turn: Turn, window: Window) -> Interpretation:
         ambiguous=intent.ambiguous,
         qualifiers=intent.qualifiers,
         loose=intent.loose,
+        topic=intent_topic(intent.topic).written if intent.kind == "narrative" else (),
         carried=_carried_rows(answer.carried, window),
     )
 

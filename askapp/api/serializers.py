@@ -103,6 +103,11 @@ class FigureDoc(serializers.Serializer):
     period = serializers.CharField(allow_null=True)
 
 
+class SpanDoc(serializers.Serializer):
+    start = serializers.IntegerField(help_text="Offset of the first character, in code points.")
+    end = serializers.IntegerField(help_text="Offset just past the last character.")
+
+
 class SourceDoc(serializers.Serializer):
     id = serializers.CharField(help_text="Stable id: fact:<n> or chunk:<n>.")
     kind = serializers.ChoiceField(choices=["fact", "passage"])
@@ -110,10 +115,25 @@ class SourceDoc(serializers.Serializer):
     reference = serializers.CharField()
     document_id = serializers.CharField(allow_null=True)
     classification = serializers.CharField()
-    excerpt = serializers.CharField(required=False, help_text="Passages: the exact excerpt.")
-    entity = serializers.CharField(required=False, allow_null=True)
+    excerpt = serializers.CharField(
+        required=False,
+        help_text="Passages: the excerpt exactly as the model was given it, cleaned of page "
+        "footers and flattened tables.",
+    )
+    cited_spans = SpanDoc(
+        many=True,
+        required=False,
+        help_text="Passages: where the sentences the answer cites stand in `excerpt` "
+        "(excerpt[start:end]); empty when no sentence could be placed. Answers stored "
+        "before this field existed have none.",
+    )
+    entity = serializers.CharField(
+        required=False, allow_null=True, help_text="The company the fact or passage is about."
+    )
     metric = serializers.CharField(required=False, allow_null=True)
-    period = serializers.CharField(required=False, allow_null=True)
+    period = serializers.CharField(
+        required=False, allow_null=True, help_text="The period of the fact, or of the document."
+    )
     value = serializers.CharField(required=False, allow_null=True)
     unit = serializers.CharField(required=False, allow_null=True)
 

@@ -6,13 +6,13 @@ A document is saved with its chunks cut afresh from its body; the database's ful
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TypeVar
 
 from django.db import transaction
 
 from askapp.models import Chunk, Document, Entity, Fact, Metric
+from engine import split_into_chunks
 
 FACT_KEY = ("entity", "metric", "period")
 # A re-import leaves `source_document` alone: the CSV formats cannot name one.
@@ -86,28 +86,7 @@ def document_save(*, document: Document) -> Document:
 
 
 # --- chunks ---------------------------------------------------------------------------------
-
-_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
-CHUNK_WORDS = 120
-
-
-def split_into_chunks(text: str, *, max_words: int = CHUNK_WORDS) -> list[str]:
-    """Paragraphs, packed together up to about `max_words` words each."""
-    chunks: list[str] = []
-    current: list[str] = []
-    size = 0
-    for paragraph in (p.strip() for p in _PARAGRAPH_BREAK.split(text)):
-        if not paragraph:
-            continue
-        words = len(paragraph.split())
-        if current and size + words > max_words:
-            chunks.append("\n\n".join(current))
-            current, size = [], 0
-        current.append(paragraph)
-        size += words
-    if current:
-        chunks.append("\n\n".join(current))
-    return chunks
+# Cut by the engine's chunker (engine/chunks.py), which the evaluation's demo store uses too.
 
 
 def document_chunks_rebuild(*, document: Document) -> list[Chunk]:

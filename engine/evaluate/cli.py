@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.evaluate import convfinqa
+from engine.evaluate import convfinqa, offtarget
+from engine.evaluate.demo import demo_store
 from engine.evaluate.scoring import OUTCOMES, Scored, table
 from engine.evaluate.split import TUNE
 from engine.evaluate.tatqa import run_pacific, run_tatqa
 
 DATA = Path(__file__).resolve().parent.parent.parent / "data" / "eval"
-SETS = ("tatqa", "pacific", "convfinqa")
+SETS = ("tatqa", "pacific", "convfinqa", "offtarget")
 
 
 def load_tatqa(data: Path = DATA) -> list[Mapping[str, Any]]:
@@ -51,20 +52,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "convfinqa" in chosen:
         results = convfinqa.run_convfinqa(load_convfinqa(args.data), limit=args.limit)
         _report("ConvFinQA", results, convfinqa.OUTCOMES, args.show)
+    if "offtarget" in chosen:
+        results = offtarget.run_offtarget(offtarget.load_offtarget(), demo_store(),
+                                          limit=args.limit)  # fmt: skip
+        _report("Off-target (demo knowledge base)", results, OUTCOMES, args.show,
+                parts=_part_and_kind_rows)  # fmt: skip
+        text = [r for r in run_tatqa(load_tatqa(args.data)) if r.kind.endswith("/text")]
+        _report("TAT-QA dev, questions answered from text", text, OUTCOMES, None)
     return 0
 
 
 def _report(
-    title: str, results: Sequence[Scored], outcomes: Sequence[str], show: str | None
+    title: str,
+    results: Sequence[Scored],
+    outcomes: Sequence[str],
+    show: str | None,
+    *,
+    parts: Callable[[Scored], tuple[str, ...]] | None = None,
 ) -> None:
     print(f"\n{title}: {len(results)} questions\n")
     print(table(results, outcomes=outcomes, rows=lambda r: (r.kind, *r.tags)))
     print()
-    print(table(results, outcomes=outcomes, rows=_part_rows, title="part"))
+    print(table(results, outcomes=outcomes, rows=parts or _part_rows, title="part"))
     if show:
         print()
         for line in _show(results, show):
             print(line)
+
+
+def _part_and_kind_rows(result: Scored) -> tuple[str, ...]:
+    return (*_part_rows(result), f"{result.part}: {result.kind}")
 
 
 def _part_rows(result: Scored) -> tuple[str, ...]:

@@ -3,8 +3,12 @@
 Structured channel: it reads the last user message (the current question), asks the tools for
 the names the knowledge base holds, parses the question against them with the engine's own
 parser, fills open slots from the carried-slot block of the system prompt, and calls get_facts.
-Narrative channel: it answers extractively, quoting the passage sentences that share the most
-words with the question, each cited by number. It never follows text inside a passage.
+Narrative channel: it answers extractively. It reads the question's topic (engine/topic.py,
+without the companies the passages are about and the periods), quotes the prose sentences
+(never a heading, a footer, table debris or a bullet without a verb) that best cover it, up to
+three, in the order the passages give them, each cited by number, and says which topic words
+no quoted sentence mentions; a list's items only when no sentence answers and they name the
+whole topic. It never follows text inside a passage.
 """
 
 from __future__ import annotations
@@ -12,18 +16,29 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.gate import SecurityGate
 from engine.parser import STOP, parser_for
-from engine.prompts import carried_slots, split_narrative_message
+from engine.passages import is_item, is_prose, quotable, sentences, years
+from engine.prompts import QuotedPassage, carried_slots, quoted_passages, split_narrative_message
 from engine.providers.base import Completion, Message, ToolCall, ToolSchema
-from engine.text import words
+from engine.topic import Topic, is_change, question_topic, root, text_words
 from engine.types import Term, Vocabulary
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9“\"(])|\n+")
 _MAX_SENTENCES = 3
 _NO_ANSWER = "The passages given do not answer this question."
+_TICKER = re.compile(r"\b[A-Z]{2,5}\b")
+_FILLER = frozenset(root(w) for w in STOP)
+_CLOSING = re.compile(r"(?:[;,]\s*(?:and|or))?[\s.:;]*$")
+_WHY = frozenset(
+    text_words("why reason reasons rationale drove drive driven driver drivers cause explain due")
+)
+_CAUSE = re.compile(
+    r"\b(?:due to|driven by|attributable to|as a result of|result(?:ed|s|ing)? (?:from|of)|"
+    r"because|caused by|owing to|reflect(?:s|ed|ing)?|explain(?:s|ed)?|led by|thanks to)\b",
+    re.IGNORECASE,
+)
 
 
 class MockProvider:
@@ -85,35 +100,143 @@ class MockProvider:
 
     # -- narrative --------------------------------------------------------------------------
     def _narrative(self, content: str) -> str:
-        question, passages = split_narrative_message(content)
-        wanted = {w for w in words(question) if w not in STOP and len(w) > 2}
-        scored: list[tuple[int, int, int, str]] = []
-        for number, text in enumerate(passages, start=1):
-            for order, sentence in enumerate(_sentences(text)):
-                overlap = len(wanted.intersection(words(sentence)))
-                if overlap and self._gate.screen(sentence).allowed:
-                    scored.append((overlap, number, order, sentence))
-        best = sorted(scored, key=lambda s: (-s[0], s[1], s[2]))[:_MAX_SENTENCES]
-        if not best:
+        question, _ = split_narrative_message(content)
+        quoted = quoted_passages(content)
+        topic = _topic(question, quoted)
+        prose, items = self._candidates(question, quoted, topic)
+        chosen = _choose([c for c in prose if _answers(c, topic)], topic)
+        if not chosen:
+            # Only a list answers ("Third generation of AirPods."): its items, when they name
+            # the whole topic.
+            chosen = [c for c in items if not topic.missing(text_words(c.text))][:_MAX_SENTENCES]
+        if not chosen:
             return _NO_ANSWER
-        ordered = sorted(best, key=lambda s: (s[1], s[2]))
-        return " ".join(f"{_end(sentence)} [{number}]." for _, number, _, sentence in ordered)
+        text = " ".join(f"{_end(c.text)} [{c.number}]." for c in sorted(chosen))
+        missing = set(topic.terms).difference(*(c.covered for c in chosen))
+        if missing:
+            text += f" The passages quoted do not mention {_phrases(topic, missing)}."
+        return text
+
+    def _candidates(
+        self, question: str, quoted: Sequence[QuotedPassage], topic: Topic
+    ) -> tuple[list[_Candidate], list[_Candidate]]:
+        """The prose sentences that may answer, and the list items without a verb."""
+        asked = years(question)
+        why = not text_words(question).isdisjoint(_WHY)
+        prose, items = [], []
+        for p in quoted:
+            before: _Candidate | None = None
+            for order, s in enumerate(sentences(p.text)):
+                if not self._gate.screen(s.text).allowed or not _on_period(s.text, asked):
+                    before = None
+                    continue
+                candidate = _candidate(p.number, order, s.text, topic, question)
+                if not is_prose(s.text):
+                    if is_item(s.text):
+                        items.append(candidate)
+                    continue
+                if why and _CAUSE.search(s.text):
+                    candidate = candidate._replace(cause=True)
+                    if before is not None:
+                        # "... increased by $618.4 million. The increase is mainly attributable
+                        # to ...": the reason goes on from the sentence before it.
+                        covered = tuple(dict.fromkeys(before.covered + candidate.covered))
+                        candidate = candidate._replace(covered=covered)
+                before = candidate if candidate.covered else None
+                prose.append(candidate)
+        return prose, items
 
 
-def _sentences(text: str) -> list[str]:
-    """Prose sentences of a passage; page footers and table rows ("Apple Inc. | 2025 Form
-    10-K | 22") are not sentences to quote."""
-    return [s.strip() for s in _SENTENCE.split(text) if _prose(s)]
+class _Candidate(NamedTuple):
+    number: int  # the passage's number in the message
+    order: int  # the sentence's place in the passage
+    text: str
+    covered: tuple[str, ...]  # topic terms it holds
+    shared: int  # words it shares with the whole question, frame words included
+    cause: bool = False  # a "why" question, and it gives a reason ("due to", "driven by")
 
 
-def _prose(sentence: str) -> bool:
-    tokens = sentence.split()
-    letters = sum(1 for token in tokens if any(c.isalpha() for c in token))
-    return len(tokens) >= 4 and "|" not in sentence and letters >= 0.6 * len(tokens)
+def _candidate(number: int, order: int, sentence: str, topic: Topic, question: str) -> _Candidate:
+    held = text_words(sentence)
+    shared = len(held & text_words(question) - _FILLER)
+    return _Candidate(number, order, quotable(sentence), topic.held(held), shared)
+
+
+def _on_period(sentence: str, asked: set[int]) -> bool:
+    """A question about a year is not answered by a sentence about later years only ("came
+    back in fiscal 2024" answers nothing about 2023); an earlier year may be its comparison."""
+    named = years(sentence)
+    return not asked or not named or bool(named & asked) or min(named) < min(asked)
+
+
+def _topic(question: str, quoted: Sequence[QuotedPassage]) -> Topic:
+    """The question's topic without the companies the passages are about, nor tickers and
+    names no passage uses (how the question named the company)."""
+    names = {p.company for p in quoted if p.company}
+    held = " ".join(p.text for p in quoted)
+    names.update(t for t in _TICKER.findall(question) if t not in held)
+    return question_topic(question, names=names)
+
+
+def _answers(candidate: _Candidate, topic: Topic) -> bool:
+    """A sentence answers when it holds a topic word; a word of change alone ("increased")
+    says nothing about what changed."""
+    if not topic:
+        return True
+    if not candidate.covered:
+        return False
+    return not all(map(is_change, candidate.covered)) or all(map(is_change, topic.terms))
+
+
+def _choose(candidates: list[_Candidate], topic: Topic) -> list[_Candidate]:
+    """Up to three sentences: the best cover first, then those adding topic words not yet
+    covered, then the fullest; a sentence adding nothing new must cover at least half of
+    what the best one covers."""
+
+    def weight(terms: Sequence[str]) -> float:
+        return sum(topic.weight(t) for t in terms)
+
+    if not candidates:
+        return []
+    best = max(weight(c.covered) for c in candidates)
+    pool = list(candidates)
+    chosen: list[_Candidate] = []
+    covered: set[str] = set()
+    while pool and len(chosen) < _MAX_SENTENCES:
+        pick = max(
+            pool,
+            key=lambda c: (weight([t for t in c.covered if t not in covered]), c.cause,
+                           weight(c.covered), c.shared, -c.number, -c.order),
+        )  # fmt: skip
+        adds = not covered.issuperset(pick.covered)
+        if chosen and not adds and weight(pick.covered) < 0.5 * best:
+            break
+        chosen.append(pick)
+        covered.update(pick.covered)
+        pool.remove(pick)
+    return chosen
+
+
+def _phrases(topic: Topic, missing: set[str]) -> str:
+    """The missing terms as the question wrote them, neighbours joined: “operating income”."""
+    groups: list[list[str]] = []
+    joinable = False  # whether the next missing word may join the last group
+    for term, written in zip(topic.terms, topic.written, strict=True):
+        if term not in missing:
+            joinable = False
+        elif joinable and not is_change(term):
+            groups[-1].append(written)
+        else:
+            groups.append([written])
+            joinable = not is_change(term)
+    said = [f"“{' '.join(group)}”" for group in groups]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]
 
 
 def _end(sentence: str) -> str:
-    return sentence.rstrip().rstrip(".")  # the citation goes before the full stop
+    """The sentence without its closing punctuation (the citation goes before the full stop),
+    nor the "; and" that joins one list item to the next."""
+    return _CLOSING.sub("", sentence.rstrip())
 
 
 def _last_user(messages: Sequence[Message]) -> str:

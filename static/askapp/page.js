@@ -152,7 +152,9 @@
     target.classList.add("is-highlighted");
     var summary = target.querySelector("summary");
     (summary || target).focus();
-    target.scrollIntoView({ block: "nearest" });
+    // The passage's cited sentence, when it has one, is what the reader came for.
+    var cited = target.querySelector("mark.cited");
+    (cited || target).scrollIntoView({ block: "nearest" });
   }
 
   /* The answer as Markdown (rendered by the server: its text, what was carried, and the

@@ -17,6 +17,7 @@ from django.utils import timezone
 from askapp.models import AnswerTurn, Classification, Document, Turn
 from askapp.services.citations import turn_citations_record
 from askapp.services.knowledge import document_upsert
+from engine.passages import sentences as passage_sentences
 from tests.askapp.reviewing import (
     DIP_NOTE,
     ask,
@@ -154,6 +155,16 @@ def test_the_history_window_is_the_settings_window(settings) -> None:  # type: i
     assert 'class="history-message"' not in history
 
 
+def test_a_narrative_answer_shows_the_topic_its_passages_were_measured_against() -> None:
+    knowledge_base()
+    answer = ask("Why did Apple's revenue dip in fiscal 2023?")
+    client, _ = reviewer_client()
+
+    interpreted = _panel(_page(client, answer), "interpreted-as")
+
+    assert "<dt>Topic</dt><dd>revenue, dip " in interpreted
+
+
 def test_a_narrative_answer_marks_the_figures_it_cites_in_the_exact_excerpt() -> None:
     knowledge_base()
     answer = ask("Why did Apple's revenue dip in fiscal 2023?")
@@ -170,7 +181,11 @@ def test_a_narrative_answer_marks_the_figures_it_cites_in_the_exact_excerpt() ->
     marked = re.findall(r"<mark>(.*?)</mark>", excerpt.group(1))
     assert "$383.3 billion" in marked and "2.8%" in marked
     assert "2023" not in marked  # a year is a period, not a figure
-    unmarked = re.sub(r"</?mark>", "", excerpt.group(1))
+    sentences = re.findall(r'<span class="cited-sentence">(.*?)</span>', excerpt.group(1))
+    assert [re.sub(r"</?mark>", "", s) for s in sentences] == [
+        s.text.replace("'", "&#x27;") for s in passage_sentences(DIP_NOTE)
+    ], "the sentences the answer quotes are marked as cited"
+    unmarked = re.sub(r'</?mark>|<span class="cited-sentence">|</span>', "", excerpt.group(1))
     assert unmarked == DIP_NOTE.replace("'", "&#x27;")
 
 

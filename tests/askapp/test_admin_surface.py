@@ -177,10 +177,9 @@ def test_no_chat_page_or_api_response_names_what_only_restricted_material_introd
     visitor.force_login(UserFactory())
     questions = (
         "What was revenue in FY2023?",
-        "What was Zephyr Holdings' revenue in FY2023?",
         "What was ZPH revenue in FY2023?",
         "What was Apple's walnut fee in FY2023?",
-        "What does the Harbour Labs memo say?",
+        "What does the deal memo say about the shortlist?",
         "Which companies are in the knowledge base?",
     )
     # An alias the asker typed may be echoed ("no figure for ZPH"): their own word, while the
@@ -209,6 +208,20 @@ def test_no_chat_page_or_api_response_names_what_only_restricted_material_introd
             for secret in (*forbidden, *extra):
                 assert secret not in text, secret
     assert answers
+    # A name the asker types is theirs: the answer may say it holds nothing about it, exactly
+    # as it says for a name nobody holds (another user, whose pages are not walked above).
+    typed = APIClient()
+    typed.force_login(_internal_user())
+    secret, unknown = (
+        typed.post(
+            "/v1/ask", {"question": f"What was {name}' revenue in FY2023?"}, format="json"
+        ).json()["turn"]
+        for name in ("Zephyr Holdings", "Yarrow Holdings")
+    )
+    assert secret["text"].replace("Zephyr", "Yarrow") == unknown["text"]
+    assert (secret["status"], secret["choices"], secret["sources"]) == (
+        unknown["status"], unknown["choices"], unknown["sources"],
+    )  # fmt: skip
 
 
 def _without_questions(text: str, questions: tuple[str, ...]) -> str:

@@ -270,6 +270,30 @@ def test_questions_titles_and_excerpts_are_escaped(user_client: tuple[Client, An
     assert "script-src 'self'" in response["Content-Security-Policy"]
 
 
+def test_an_opened_passage_marks_the_sentence_the_answer_cites(
+    user_client: tuple[Client, Any],
+) -> None:
+    client, user = user_client
+    conversation = ConversationFactory(owner=user)
+    excerpt = f"Fiscal 2023 was hard. Revenue fell 3% {SCRIPT}. Services kept growing."
+    cited = excerpt.index("Revenue"), excerpt.index(". Services") + 1
+    passage = {
+        "id": "chunk:7", "kind": "passage", "title": "Apple 10-K FY2023", "reference": "10-K",
+        "document_id": "7", "classification": "PUBLIC", "excerpt": excerpt,
+        "entity": "Apple", "period": "FY2023",
+        "cited_spans": [{"start": cited[0], "end": cited[1]}, {"start": 5, "end": 999}],
+    }  # fmt: skip
+    answer_for(conversation, text="Revenue fell 3% [1].", status=Turn.Status.ANSWERED,
+               sources=[passage])  # fmt: skip
+
+    body = page(client.get(f"/c/{conversation.pk}/"))
+
+    marked = re.findall(r'<mark class="cited"[^>]*>(.*?)</mark>', body, re.S)
+    assert marked == ["Revenue fell 3% &lt;script&gt;window.__xss=1&lt;/script&gt;."]
+    assert "Fiscal 2023 was hard. <mark" in body, "a span past the excerpt's end is ignored"
+    assert "<dt>Company</dt><dd>Apple</dd>" in body and "<dt>Period</dt><dd>FY2023</dd>" in body
+
+
 def test_the_fragment_escapes_as_the_page_does(user_client: tuple[Client, Any]) -> None:
     client, user = user_client
     conversation = ConversationFactory(owner=user)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.browser.conftest import ROOT
 from tests.browser.pages import Chat, held_stream
 
 pytestmark = pytest.mark.browser
@@ -307,3 +308,32 @@ def test_the_page_reads_on_a_phone(phone_page: Page, screenshot_dir: Path) -> No
     box = answer.locator("svg.chart-svg").bounding_box()
     assert box is not None and box["width"] <= 375
     chat.shot("11-phone-375px", full_page=True)
+
+
+Q_SERVICES = "What drove Apple's services growth?"
+Q_STRANGER = "Does Intel maintain a stable trend of dividend distribution?"
+
+
+def test_an_opened_passage_marks_the_sentence_the_answer_cites(chat: Chat) -> None:
+    page = chat.page
+
+    stranger = chat.ask(Q_STRANGER)
+    expect(stranger).to_have_attribute("data-status", "not_found")
+    expect(stranger.locator(".answer-text")).to_contain_text("holds nothing about Intel")
+    expect(stranger.locator(".sources")).to_have_count(0)
+
+    answer = chat.ask(Q_SERVICES)
+    expect(answer).to_have_attribute("data-status", "answered")
+    answer.locator("a.cite").first.click()
+    source = answer.locator(".sources li").first
+    expect(source.locator("details")).to_have_attribute("open", "")
+    expect(source.locator("summary")).to_contain_text("Apple · FY")
+    marked = source.locator("mark.cited")
+    expect(marked.first).to_be_visible()
+    for sentence in marked.all_inner_texts():
+        assert "Services" in sentence
+        assert sentence.strip().rstrip(".") in answer.locator(".answer-text").inner_text()
+    assert "Form 10-K |" not in source.locator("blockquote.excerpt").inner_text()
+    page.evaluate("window.scrollTo(0, 0)")
+    answer.screenshot(path=str(chat.shots / "09-cited-sentence.png"))
+    answer.screenshot(path=str(ROOT / "docs" / "screenshots" / "chat-cited-sentence.png"))

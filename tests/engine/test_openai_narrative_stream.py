@@ -15,6 +15,7 @@ import pytest
 
 import engine.answer
 from engine.grounding import Grounder
+from engine.narrative import OverlapReranker, Pipeline, StoreRetriever
 from engine.prompts import NARRATIVE_SYSTEM, QUESTION_MARKER
 from engine.providers.openai_compat import OpenAICompatibleProvider
 from engine.store import InMemoryStore
@@ -37,7 +38,9 @@ from tests.fakes.openai_server import (
     stream,
 )
 
-QUESTION = "Why did Apple's revenue dip in fiscal 2023?"
+# No period named: both notes are about it (a question about fiscal 2023 would leave out the
+# recovery note, which is about fiscal 2025).
+QUESTION = "Why did Apple's revenue dip?"
 DIP = Passage(
     id="passage:dip",
     document_id="document:dip",
@@ -75,6 +78,17 @@ def _store() -> InMemoryStore:
     )
 
 
+def _spans_of(*cited: str) -> list[tuple[int, int]]:
+    """Where the dip note's sentences that these answer sentences quote stand in it."""
+    spans = []
+    for sentence in cited:
+        words = sentence.split(" [")[0].rstrip(".")
+        start = DIP.text.index(words)
+        end = start + len(words)
+        spans.append((start, end + 1 if DIP.text[end : end + 1] == "." else end))
+    return spans
+
+
 def _assert_numbered_as_scripted(server: FakeOpenAIServer) -> None:
     """The scripts cite the dip note as [1] and the recovery note as [2]: the engine's
     reranker chose that order. If it ever changes, renumber the scripts, not the checks."""
@@ -102,7 +116,7 @@ def test_a_streamed_narrative_arrives_sentence_by_sentence_after_the_grounding_c
     assert run.deltas == [GROUNDED, f" {GROUNDED_TOO}"]
     answer = run.answer
     assert (answer.status, answer.text) == ("answered", f"{GROUNDED} {GROUNDED_TOO}")
-    assert answer.sources == (Source.from_passage(DIP),)
+    assert answer.sources == (Source.from_passage(DIP, spans=_spans_of(GROUNDED, GROUNDED_TOO)),)
     assert answer.sources[0].excerpt == DIP.text  # exactly what the model was given
     assert "".join(run.deltas) == answer.text
     assert run.kinds == ["meta", "delta", "delta", "sources", "done"]
@@ -169,8 +183,11 @@ def test_a_sentence_with_a_figure_no_cited_passage_holds_is_dropped_from_the_str
     assert run.deltas == [GROUNDED, f" {GROUNDED_TOO}"]
     assert run.answer.text == f"{GROUNDED} {GROUNDED_TOO}"
     assert places_holding(marks, answer=run.answer, run=run) == []
-    # A dropped sentence's citation counts for nothing: only the dip note is a source.
-    assert run.answer.sources == (Source.from_passage(DIP),)
+    # A dropped sentence's citation counts for nothing: only the dip note is a source, and
+    # only the sentences kept are marked in it.
+    assert run.answer.sources == (
+        Source.from_passage(DIP, spans=_spans_of(GROUNDED, GROUNDED_TOO)),
+    )
 
 
 class TrustingGrounder(Grounder):
@@ -327,3 +344,46 @@ def test_history_none_streams_the_same_bytes_as_no_history(
     assert first == second
     assert without == explicit_none
     assert third != first, "reverse proof: history does change the bytes"
+
+
+# --- only passages above the relevance floor reach the model ---------------------------------
+
+ON_TOPIC = Passage(
+    "passage:margin", "document:margin", "Apple operating income",
+    "Apple's operating income grew in fiscal 2024 as services margins rose.", "PUBLIC",
+    entity="Apple", period="FY2024",
+)  # fmt: skip
+WEAK = Passage(
+    "passage:iphone", "document:iphone", "Apple iPhone sales",
+    "iPhone sales increased in fiscal 2024 with the new Pro models.", "PUBLIC",
+    entity="Apple", period="FY2024",
+)  # fmt: skip
+FLOOR_QUESTION = "Why did Apple's operating income grow in fiscal 2024?"
+
+
+def _floor_store() -> InMemoryStore:
+    return InMemoryStore(entities=[Term("Apple"), Term("Tesla")], passages=[ON_TOPIC, WEAK])
+
+
+def test_the_model_receives_only_passages_above_the_relevance_floor(
+    openai_server: FakeOpenAIServer, provider: OpenAICompatibleProvider
+) -> None:
+    openai_server.reply(stream("Operating income grew as services margins rose [1]."))
+
+    run = ask(FLOOR_QUESTION, _floor_store(), provider)
+
+    sent = openai_server.requests[0].messages[-1]["content"]
+    assert ON_TOPIC.text in sent
+    assert WEAK.text not in sent, "a passage sharing only 'increased' stays below the floor"
+    assert [s.id for s in run.answer.sources] == [ON_TOPIC.id]
+
+
+def test_reverse_proof_without_the_floor_the_weak_passage_reaches_the_model(
+    openai_server: FakeOpenAIServer, provider: OpenAICompatibleProvider
+) -> None:
+    openai_server.reply(stream("Operating income grew as services margins rose [1]."))
+    no_floor = Pipeline(StoreRetriever(_floor_store()), reranker=OverlapReranker(floor=0.0))
+
+    ask(FLOOR_QUESTION, _floor_store(), provider, pipeline=no_floor)
+
+    assert WEAK.text in openai_server.requests[0].messages[-1]["content"]

@@ -283,8 +283,11 @@ def test_a_period_held_only_by_restricted_facts_never_reaches_the_model(
 # --- the narrative channel on the wire --------------------------------------------------------
 
 # Words of the demo's RESTRICTED Apple memo, so full-text search ranks it first if allowed to.
+# The memo's words, and public passages that answer part of it (Apple's services revenue), so
+# the model is asked and the memo would rank first if an exit let it through.
 MEMO_QUESTION = (
-    "What does the Apple deal team memo say about acquisition targets and walnut harbour?"
+    "What does the Apple deal team memo say about acquisition targets that would add services "
+    "revenue?"
 )
 
 
