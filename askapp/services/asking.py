@@ -177,9 +177,7 @@ def _store_answer(prepared: PreparedAsk, answer: Answer, *, latency_ms: int) -> 
         "model": answer.model,
         "latency_ms": latency_ms,
     }
-    question = prepared.pending or Turn(role=Turn.Role.USER, text=prepared.question)
-    for name, value in frozen.items():
-        setattr(question, name, value)
+    question = _question(prepared, frozen)
     reply = Turn(
         role=Turn.Role.ASSISTANT,
         text=answer.text,
@@ -195,6 +193,14 @@ def _store_answer(prepared: PreparedAsk, answer: Answer, *, latency_ms: int) -> 
 
 
 INTERRUPTED = "Interrupted"
+
+
+def _question(prepared: PreparedAsk, fields: dict[str, Any]) -> Turn:
+    """The question turn with these fields: the one stored first, or a new one."""
+    question = prepared.pending or Turn(role=Turn.Role.USER, text=prepared.question)
+    for name, value in fields.items():
+        setattr(question, name, value)
+    return question
 
 
 def _store_question_first(prepared: PreparedAsk) -> None:
@@ -233,9 +239,7 @@ def _fail(
         "model": provider.model,
         "latency_ms": latency_ms,
     }
-    question = prepared.pending or Turn(role=Turn.Role.USER, text=prepared.question)
-    for name, value in failed.items():
-        setattr(question, name, value)
+    question = _question(prepared, failed)
     turns = [] if prepared.pending else [question]
     conversation = _write(prepared, turns, settle=failed)
     raise AskFailed(
