@@ -25,20 +25,21 @@ from typing import Any, TypedDict, Unpack
 from engine.cache import visible_vocabulary
 from engine.errors import ANSWERED_FAILURES, ProviderError
 from engine.gate import SecurityGate
-from engine.grounding import Grounder, cites, sentences
+from engine.grounding import Grounder, cites, sentences, states_figure
 from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
 from engine.names import unknown_companies, unknown_company_text
 from engine.narrative import Pipeline, default_pipeline
 from engine.nearby import PERIOD_CHOICES
-from engine.parser import IntentParser, parser_for
-from engine.plan import Plan, Reply, asker_for, held_instead, make_plan
+from engine.parser import FigureAsked, IntentParser, figure_asked, operation_words, parser_for
+from engine.plan import Plan, Reply, asker_for, figure_unread, held_instead, make_plan
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
 from engine.render import render
 from engine.session import ConversationSession
 from engine.store import KnowledgeStore
-from engine.timeframe import read_timeframe
+from engine.timeframe import period_sort_key, read_timeframe
 from engine.tools import TOOL_SCHEMAS, Toolbox
+from engine.topic import intent_topic, text_words
 from engine.types import (
     DEFAULT_CLEARANCE,
     Answer,
@@ -62,6 +63,8 @@ UNSUPPORTED_TEXT = (
 ONLY_ENTITY = "the only company in the knowledge base"
 NO_PASSAGE_TEXT = "The knowledge base holds no passage that answers this question."
 _BLOCKED_TEXT = "This question was not answered: {detail}"
+# The share of a question's topic a quoted sentence must hold to state the number asked.
+_ABOUT_IT = 0.6
 DEFAULT_GATE = SecurityGate()  # deterministic and stateless: one serves every Engine
 
 
@@ -217,7 +220,7 @@ class _Run:
         if intent.kind == "unsupported":
             yield from self._finish("not_found", UNSUPPORTED_TEXT)
         elif intent.kind == "narrative":
-            yield from self._narrative(intent, vocabulary)
+            yield from self._narrative(intent, vocabulary, figure_asked(intent.question))
         else:
             plan = make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
             if isinstance(plan, Reply):
@@ -250,11 +253,16 @@ class _Run:
         )
 
     # -- narrative channel ---------------------------------------------------------------
-    def _narrative(self, intent: Intent, vocabulary: Vocabulary) -> Iterator[Event]:
+    def _narrative(
+        self, intent: Intent, vocabulary: Vocabulary, asked: FigureAsked | None = None
+    ) -> Iterator[Event]:
         pipeline = self.engine.pipeline or default_pipeline(self.engine.store)
         chosen = pipeline.select(intent.question, intent=intent, clearance=self.clearance)
         passages = chosen.passages
         if not passages:
+            if asked is not None:
+                yield from self._figure_unread(intent, vocabulary)
+                return
             elsewhere = chosen.periods_elsewhere
             choices = _in_periods(intent, elsewhere, _check(vocabulary))
             yield from self._finish("not_found", _no_passage(intent, elsewhere), choices=choices)
@@ -262,22 +270,43 @@ class _Run:
         grounder = Grounder(passages)
         messages = _narrative_messages(self.question, passages, self.history)
         # Words that cite nothing wait until a cited sentence comes: if none ever does, the
-        # answer is not_found and the reader must never have seen them.
+        # answer is not_found and the reader must never have seen them. A number asked waits
+        # for the whole answer: it is given only if the sentences quoted state it.
         waiting: list[str] = []
+        held: list[str] = []
         for sentence in sentences(self.engine.provider.stream(messages)):
             kept = grounder.sentence(sentence)
             if kept is None:
                 continue
             waiting.append(kept)
-            if cites(kept):
+            if cites(kept) and asked is None:
                 yield from self._emit(waiting)
                 waiting = []
+            elif cites(kept):
+                held.extend(waiting)
+                waiting = []
+        if asked is not None and not _states_the_figure(held, asked, self._periods(intent)):
+            yield from self._figure_unread(intent, vocabulary)
+            return
         if not grounder.cited_passages():
             yield from self._finish("not_found", NO_PASSAGE_TEXT)
             return
+        yield from self._emit(held)
         yield from self._emit(waiting)
         sources = grounder.cited_sources()
         yield from self._finish("answered", " ".join(self.emitted), sources=sources, sent=True)
+
+    def _periods(self, intent: Intent) -> Intent:
+        """In a conversation, a question naming no period is about the period last asked."""
+        if intent.periods or self.session is None:
+            return intent
+        return intent.with_(periods=self.session.recent_periods())
+
+    def _figure_unread(self, intent: Intent, vocabulary: Vocabulary) -> Iterator[Event]:
+        """A number asked that neither a figure nor a quoted sentence gives (ADR 0040)."""
+        reply = figure_unread(intent, self.engine.store, vocabulary, self.clearance,
+                              parse=_check(vocabulary))  # fmt: skip
+        yield from self._finish(reply.status, reply.text, choices=reply.choices)
 
     def _emit(self, kept: list[str]) -> Iterator[Event]:
         for sentence in kept:
@@ -383,6 +412,18 @@ def _narrative_messages(
         *history,
         {"role": "user", "content": narrative_user_message(question, passages)},
     ]
+
+
+def _states_the_figure(quoted: Sequence[str], asked: FigureAsked, intent: Intent) -> bool:
+    """A quoted sentence states the number asked, for the asked periods."""
+    years = {period_sort_key(p)[0] for p in intent.periods}
+    said = operation_words(intent.question)
+    topic = intent_topic(intent.topic)
+    return any(
+        states_figure(q, asked, years, said) and topic.coverage(text_words(q)) >= _ABOUT_IT
+        for q in quoted
+        if cites(q)
+    )
 
 
 def _in_periods(

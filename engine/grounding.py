@@ -224,3 +224,34 @@ def sentences(deltas: Iterable[str]) -> Iterator[str]:
                 yield sentence
     if buffer.strip():
         yield buffer.strip()
+
+
+_CHANGE_SAID = re.compile(
+    r"\b(?:increas|decreas|declin|ris|rose|fell|fall|grew|grow|drop|chang|reduc|improv|gain)",
+    re.IGNORECASE,
+)
+
+
+def states_figure(sentence: str, asked: str, years: Iterable[int], said: Iterable[str] = ()) -> bool:
+    """Whether a quoted sentence itself states the kind of number asked ("amount", "change",
+    "percent", or "computed": then it must also say one of `said`, the question's own
+    operation words, as "averaging 70.07" does) for the asked years: then the passage answers
+    a question for a number (ADR 0040)."""
+    wanted = set(years)
+    lowered = sentence.lower()
+    if asked == "computed" and not any(re.search(rf"\b{w[:5]}", lowered) for w in said):
+        return False
+    if wanted and not wanted & _years_named(sentence):
+        return False
+    stated = [f for _, _, f in figure_spans(_CITATION.sub(" ", sentence))]
+    if asked == "percent":
+        stated = [f for f in stated if f.qualifier == "%"]
+    if asked == "change":
+        stated = [f for f in stated if f.qualifier != "%"]
+    if asked == "change" and not _CHANGE_SAID.search(sentence):
+        return False
+    return bool(stated)
+
+
+def _years_named(text: str) -> set[int]:
+    return {int(y) for y in re.findall(r"(?<!\d)((?:19|20)\d{2})(?!\d)", text)}

@@ -14,6 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from engine.cache import PerVocabulary
 from engine.intent import Ambiguity, Intent, Kind, Operation
@@ -92,6 +93,23 @@ CHANGE_OR_GROWTH = CHANGE | GROWTH
 HIGHER_OR_LOWER = HIGHER | LOWER
 ABSOLUTE = _lexicon("absolute point points")
 THRESHOLD = _lexicon("above below exceed exceeded exceeding")
+# Words that ask for a number: an amount, a change, a percent, a ratio, a count (ADR 0040).
+AMOUNT = _lexicon(
+    """amount value number total balance price cost rate worth sum"""
+)
+# Words that ask for one figure set against another: a computed figure.
+PART = _lexicon("portion fraction relation represent represents times difference")
+NUMBER_ASKED = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | AMOUNT | PART
+# Words that ask for an account in prose, even around a number ("why did revenue change?").
+EXPLAINING = _lexicon(
+    """why explain explanation describe description discuss discussion summarize summarise
+    summary reason reasons driver drivers drove cause caused outlook strategy risk policy
+    policies consist consisted definition define meaning happen happened include included
+    includes"""
+)
+# A question opening so asks for a name, a time or a yes or no, not for a number.
+PROSE_OPENINGS = _lexicon("when which who where are is does do did has have")
+DOES = _lexicon("does do")  # "what does it represent": a meaning, not a number
 _TICKER_MAX = 5
 _POSSESSIVE = re.compile(r"['’]s?$")
 
@@ -510,3 +528,47 @@ def _metric_index(
 
 parser_for = PerVocabulary(IntentParser)
 """A parser for this vocabulary, built once per vocabulary version and reused."""
+
+
+def asks_for_figure(question: str) -> bool:
+    """Whether a question asks for a number (an amount, a change, a percent, a ratio, a count)
+    rather than an account in prose: such a question is answered from figures or not at all,
+    never by quoting passages (ADR 0040)."""
+    return figure_asked(question) is not None
+
+
+FigureAsked = Literal["amount", "change", "percent", "computed"]
+
+
+def figure_asked(question: str) -> FigureAsked | None:
+    """What kind of number a question asks for, or None when it asks for prose. "How is the
+    rate determined?" and "what is the cost related to?" ask for prose."""
+    norms = [normalise_word(t) for t in TOKEN.findall(question)]
+    seen = frozenset(norms)
+    if not seen.isdisjoint(EXPLAINING) or _asks_how_or_what_for(norms) or not norms:
+        return None
+    if norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES):
+        return None
+    if not seen.isdisjoint(RATIO | AVERAGE | PART | SUM - {"total"}):
+        return "computed"
+    if not seen.isdisjoint(PERCENT):
+        return "percent"
+    if not seen.isdisjoint(CHANGE_OR_GROWTH):
+        return "change"
+    how_much = any(a == "how" and b in ("much", "many") for a, b in zip(norms, norms[1:]))
+    return "amount" if how_much or not seen.isdisjoint(AMOUNT) else None
+
+
+def _asks_how_or_what_for(norms: Sequence[str]) -> bool:
+    """ "How is it determined", "how does it work" (a manner), or ending "related to" (what
+    something is about): prose, whatever figures the words name."""
+    manner = any(a == "how" and b not in ("much", "many") for a, b in zip(norms, norms[1:]))
+    about = len(norms) >= 2 and norms[-1] in ("to", "of", "as", "for", "on", "by")
+    return manner or about
+
+
+def operation_words(question: str) -> tuple[str, ...]:
+    """The arithmetic words a question uses ("average", "ratio"): a sentence that states a
+    computed figure says them too."""
+    norms = (normalise_word(t) for t in TOKEN.findall(question))
+    return tuple(dict.fromkeys(n for n in norms if n in RATIO | AVERAGE | SUM | PART))

@@ -79,6 +79,38 @@ def make_plan(
     return _with_periods(intent.with_(entities=entities), held, asking)
 
 
+def figure_unread(
+    intent: Intent,
+    store: KnowledgeStore,
+    vocabulary: Vocabulary,
+    clearance: frozenset[str],
+    *,
+    parse: Callable[[str], Intent],
+) -> Reply:
+    """A question asking for a number whose figure or calculation could not be read is asked
+    back, naming what is not held, with the figures that are as choices. It is never answered
+    by quoting passages (ADR 0040): their numbers are not the one asked for."""
+    asking = _Asking(store, vocabulary, clearance, asker_for(parse, vocabulary))
+    unread = " ".join(intent.loose)
+    if intent.metrics and intent.entities:
+        targets = (
+            (_lookup(intent.entities[0], m, intent.periods[-1] if intent.periods else ""), m)
+            for m in intent.metrics
+        )
+        choices = asking.asker.choices(targets, limit=MAX_CHOICES)
+        text = (
+            f"The knowledge base holds {_or(intent.metrics)}, but not a figure that answers "
+            "this as asked. Which figure do you mean?"
+        )
+    else:
+        choices = _figures(intent, asking)
+        named = f" for “{unread}”" if unread else " that answers this"
+        text = f"The knowledge base holds no figure{named}."
+        if choices:
+            text += " Which figure do you mean?"
+    return Reply("clarify" if choices else "not_found", text, choices, "metric")
+
+
 def asker_for(parse: Callable[[str], Intent], vocabulary: Vocabulary) -> Asker:
     return Asker(parse=parse, normal=_read_range, metrics=vocabulary.metrics)
 

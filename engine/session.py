@@ -78,6 +78,11 @@ class ConversationSession:
         )
         return resolved, tuple(carried)
 
+    def recent_periods(self) -> tuple[str, ...]:
+        """The periods the latest question that named any resolved to: the period a
+        conversation is about when a question names none."""
+        return next((t.intent.periods for _, t in self._recent() if t.intent.periods), ())
+
     def _carry(self, field: str, carried: list[Carried], slot: str) -> tuple[str, ...]:
         for number, turn in self._recent():
             values: tuple[str, ...] = getattr(turn.intent, field)
@@ -92,6 +97,8 @@ class ConversationSession:
         if not self.turns or self.turns[-1].status != "clarify":
             return False
         asked = self.turns[-1].intent
+        if asked.kind == "narrative":
+            return False  # a number asked in words no figure answered: nothing to complete
         asked_for_figure = bool(asked.ambiguous or asked.qualifiers or not asked.metrics)
         bare = not (intent.periods or intent.relative_last or intent.operation or intent.loose)
         return asked_for_figure and bool(intent.metrics) and bare

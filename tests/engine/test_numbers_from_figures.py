@@ -1,0 +1,108 @@
+"""A question for a number is answered from figures, or by a quoted sentence that states that
+very number for the asked period, or it is asked back: never by quoting passages whose numbers
+are not the answer (ADR 0040)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.answer import answer_question
+from engine.parser import figure_asked
+from engine.providers.mock import MockProvider
+from engine.session import ConversationSession
+from engine.store import InMemoryStore
+from engine.types import PUBLIC, Fact, Passage, Term
+
+MILL = "Northmill"
+
+
+def _store(*texts: str) -> InMemoryStore:
+    return InMemoryStore(
+        entities=[Term(MILL)],
+        metrics=[Term("Revenue")],
+        facts=[Fact("f:rev:2022", MILL, "Revenue", "FY2022", Decimal("410"), "million")],
+        passages=[
+            Passage(id=f"p{i}", document_id="annual", title="Annual review", text=text, classification=PUBLIC,
+                    entity=MILL)  # fmt: skip
+            for i, text in enumerate(texts)
+        ],
+    )
+
+
+LEDGER = _store(
+    "Freight spending at the Northmill yards rose sharply in 2022, when 310 trucks and "
+    "42 barges served the yards.",
+    "In 2022 Northmill paid freight charges of $18 million for its yards.",
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What percentage of the freight spending went to barges in 2022?", "percent"),
+        ("How much did freight spending change from 2021 to 2022?", "change"),
+        ("What was the ratio of trucks to barges?", "computed"),
+        ("How many barges served the yards?", "amount"),
+        ("Why did freight spending rise?", None),
+        ("How is the freight charge determined?", None),
+        ("What does freight spending represent?", None),
+    ],
+)
+def test_the_kind_of_number_a_question_asks_for(question: str, kind: str | None) -> None:
+    assert figure_asked(question) == kind
+
+
+def test_a_number_the_passages_do_not_state_is_asked_back_not_quoted() -> None:
+    answer = answer_question(
+        "What was the ratio of freight spending to trucks in 2022?", LEDGER, MockProvider()
+    )
+
+    assert answer.status in ("clarify", "not_found")
+    assert not answer.sources
+    assert "310" not in answer.text and "trucks" not in answer.text.lower().split("figure")[0]
+
+
+def test_asking_back_offers_the_figures_held() -> None:
+    answer = answer_question("What was the average barge rate in 2022?", LEDGER, MockProvider())
+
+    assert answer.status == "clarify"
+    assert [c.label for c in answer.choices] == ["Revenue"]
+
+
+def test_a_sentence_stating_the_amount_for_the_asked_year_answers_it() -> None:
+    answer = answer_question(
+        "How much were the freight charges paid in 2022?", LEDGER, MockProvider()
+    )
+
+    assert answer.status == "answered"
+    assert "$18 million" in answer.text
+    assert answer.sources[0].id == "p1"
+
+
+def test_a_sentence_about_another_year_does_not_answer_for_the_asked_one() -> None:
+    answer = answer_question(
+        "How much were the freight charges paid in 2021?", LEDGER, MockProvider()
+    )
+
+    assert answer.status != "answered"
+    assert "18" not in answer.text
+
+
+def test_in_a_conversation_a_question_without_a_period_keeps_the_period_asked() -> None:
+    session = ConversationSession(scope=MILL)
+    answer_question("What was revenue in 2021?", LEDGER, MockProvider(), session=session)
+
+    answer = answer_question(
+        "How much were the freight charges paid?", LEDGER, MockProvider(), session=session
+    )
+
+    assert answer.status != "answered"  # the sentence states 2022's charges, not 2021's
+
+
+def test_prose_questions_still_quote_passages() -> None:
+    answer = answer_question("Why did freight spending rise?", LEDGER, MockProvider())
+
+    assert answer.status == "answered"
+    assert answer.sources
