@@ -46,6 +46,7 @@ from engine.types import (
     Carried,
     Choice,
     Event,
+    Passage,
     Source,
     Status,
     Vocabulary,
@@ -285,7 +286,8 @@ class _Run:
             elif cites(kept):
                 held.extend(waiting)
                 waiting = []
-        if asked is not None and not _states_the_figure(held, asked, self._periods(intent)):
+        quoted = grounder.cited_passages()
+        if asked is not None and not _states_the_figure(held, asked, self._periods(intent), quoted):
             yield from self._figure_unread(intent, vocabulary)
             return
         if not grounder.cited_passages():
@@ -414,16 +416,24 @@ def _narrative_messages(
     ]
 
 
-def _states_the_figure(quoted: Sequence[str], asked: FigureAsked, intent: Intent) -> bool:
-    """A quoted sentence states the number asked, for the asked periods."""
+def _states_the_figure(
+    kept: Sequence[str], asked: FigureAsked, intent: Intent, cited: Sequence[Passage]
+) -> bool:
+    """A quoted sentence states the number asked, for the asked periods, and is about what
+    the question is about."""
     years = {period_sort_key(p)[0] for p in intent.periods}
     said = operation_words(intent.question)
     topic = intent_topic(intent.topic)
-    return any(
-        states_figure(q, asked, years, said) and topic.coverage(text_words(q)) >= _ABOUT_IT
-        for q in quoted
-        if cites(q)
-    )
+    for sentence in kept:
+        about = topic.coverage(text_words(sentence)) >= _ABOUT_IT
+        for number in _CITED.findall(sentence):
+            context = cited[int(number) - 1].text if int(number) <= len(cited) else ""
+            if about and states_figure(sentence, asked, years, said, context):
+                return True
+    return False
+
+
+_CITED = re.compile(r"\[(\d{1,3})\]")
 
 
 def _in_periods(

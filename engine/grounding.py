@@ -232,16 +232,19 @@ _CHANGE_SAID = re.compile(
 )
 
 
-def states_figure(sentence: str, asked: str, years: Iterable[int], said: Iterable[str] = ()) -> bool:
+def states_figure(
+    sentence: str, asked: str, years: Iterable[int], said: Iterable[str] = (), context: str = ""
+) -> bool:
     """Whether a quoted sentence itself states the kind of number asked ("amount", "change",
     "percent", or "computed": then it must also say one of `said`, the question's own
     operation words, as "averaging 70.07" does) for the asked years: then the passage answers
-    a question for a number (ADR 0040)."""
+    a question for a number (ADR 0040). A sentence naming no year is read in its passage,
+    `context`, which must name an asked year."""
     wanted = set(years)
     lowered = sentence.lower()
     if asked == "computed" and not any(re.search(rf"\b{w[:5]}", lowered) for w in said):
         return False
-    if wanted and not wanted & _years_named(sentence):
+    if wanted and not wanted & (_years_named(sentence) or _years_named(context)):
         return False
     stated = [f for _, _, f in figure_spans(_CITATION.sub(" ", sentence))]
     if asked == "percent":
