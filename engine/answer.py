@@ -30,7 +30,14 @@ from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
 from engine.names import unknown_companies, unknown_company_text
 from engine.narrative import Pipeline, default_pipeline
 from engine.nearby import PERIOD_CHOICES
-from engine.parser import FigureAsked, IntentParser, figure_asked, operation_words, parser_for
+from engine.parser import (
+    FigureAsked,
+    IntentParser,
+    calculation_words,
+    figure_asked,
+    operation_words,
+    parser_for,
+)
 from engine.plan import Plan, Reply, asker_for, figure_unread, held_instead, make_plan
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
@@ -222,6 +229,10 @@ class _Run:
             yield from self._finish("not_found", UNSUPPORTED_TEXT)
         elif intent.kind == "narrative":
             yield from self._narrative(intent, vocabulary, figure_asked(intent.question))
+        elif intent.operation is None and calculation_words(intent.question, intent.metrics):
+            # A calculation asked that was not read: the figures it would start from are not
+            # its answer (ADR 0040).
+            yield from self._figure_unread(intent, vocabulary)
         else:
             plan = make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
             if isinstance(plan, Reply):

@@ -98,7 +98,9 @@ AMOUNT = _lexicon(
     """amount value number total balance price cost rate worth sum"""
 )
 # Words that ask for one figure set against another: a computed figure.
-PART = _lexicon("portion fraction relation represent represents times difference")
+PART = _lexicon(
+    "portion fraction relation represent represents times difference minus plus multiplied"
+)
 NUMBER_ASKED = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | AMOUNT | PART
 # Words that ask for an account in prose, even around a number ("why did revenue change?").
 EXPLAINING = _lexicon(
@@ -549,7 +551,7 @@ def figure_asked(question: str) -> FigureAsked | None:
         return None
     if norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES):
         return None
-    if not seen.isdisjoint(RATIO | AVERAGE | PART | SUM - {"total"}):
+    if not seen.isdisjoint(RATIO | AVERAGE | PART | SUM - {"total"}) or _less_a_number(norms):
         return "computed"
     if not seen.isdisjoint(PERCENT):
         return "percent"
@@ -572,3 +574,22 @@ def operation_words(question: str) -> tuple[str, ...]:
     computed figure says them too."""
     norms = (normalise_word(t) for t in TOKEN.findall(question))
     return tuple(dict.fromkeys(n for n in norms if n in RATIO | AVERAGE | SUM | PART))
+
+
+def _less_a_number(norms: Sequence[str]) -> bool:
+    """ "the value less 100": a subtraction, unlike "less than one year"."""
+    return any(a == "less" and b[:1].isdigit() for a, b in zip(norms, norms[1:]))
+
+
+def calculation_words(question: str, labels: Sequence[str] = ()) -> tuple[str, ...]:
+    """The words of a question that ask for a calculation (a ratio, an average, a sum, a
+    change, "less 100"), leaving out those the linked metric labels themselves hold
+    ("average balance" names a line item, not an average to take)."""
+    texts = TOKEN.findall(question)
+    norms = [normalise_word(t) for t in texts]
+    held = {w for label in labels for w in words(label)}
+    asking = RATIO | AVERAGE | PART | SUM - {"total"} | CHANGE_OR_GROWTH
+    found = [n for n in norms if n in asking and n not in held]
+    if _less_a_number(norms):
+        found.append("less")
+    return tuple(dict.fromkeys(found))

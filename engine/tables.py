@@ -82,11 +82,18 @@ def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableF
     sections_of: dict[str, set[str]] = {}
     for label, section, _ in lines:
         sections_of.setdefault(label, set()).add(section)
+    down_the_side = not any(periods) and _value_columns(lines) == 1
+    if down_the_side:
+        qualifiers = [""] * len(qualifiers)  # one column of values: its heading tells nothing
     facts: list[TableFact] = []
     for label, section, values in lines:
         name = _line_name(label, section, len(sections_of[label]) > 1)
+        own = _period(label) if down_the_side else None
+        if own is not None:
+            name = _without_year(name)
         for index, parsed in enumerate(values, start=1):
             period = periods[index] if index < len(periods) else None
+            period = period or own or ("" if down_the_side else None)
             if parsed is None or (period is None and not qualifiers[index]):
                 continue
             value, percent = parsed
@@ -102,6 +109,18 @@ def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableF
                 )
             )
     return _unique(facts)
+
+
+def _value_columns(lines: Sequence[tuple[str, str, Sequence[object]]]) -> int:
+    """How many columns hold a value in some line."""
+    used = {i for _, _, values in lines for i, v in enumerate(values) if v is not None}
+    return len(used)
+
+
+def _without_year(label: str) -> str:
+    """A line label with the year it names taken out: "2015 net revenue" -> "net revenue"."""
+    bare = _GLUED_DAY_YEAR.sub(" ", _YEAR.sub(" ", label))
+    return " ".join(bare.split()).strip(" ,:-") or label
 
 
 def _lines(
@@ -189,12 +208,30 @@ def _spans(row: Sequence[str], index: int) -> bool:
     return len(years) >= 2 and any(y < index for y in years) and years[1] - years[0] > 1
 
 
+# Dates as column headings: "12/31/05", "12/14" (month and two-digit year), and a day glued
+# to its year by text extraction ("december 312008").
+_SLASH_DATE = re.compile(r"(?<![\d/])(?:\d{1,2}/){1,2}(\d{2})(?![\d/])")
+_GLUED_DAY = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+[0-3]?\d((?:19|20)\d{2})\b",
+    re.IGNORECASE,
+)
+
+
 def _period(label: str) -> str | None:
     years = {int(y) for y in _YEAR.findall(label)}
     years |= {2000 + int(y) for y in _SHORT_FY.findall(label)}
+    years |= {_century(int(y)) for y in _SLASH_DATE.findall(label)}
+    years |= {int(y) for y in _GLUED_DAY.findall(label)}
     if len(years) != 1:
         return None
     return f"FY{years.pop()}"
+
+
+_GLUED_DAY_YEAR = re.compile(r"(?<=\s[0-3]\d)(?:19|20)\d{2}\b|(?<=\s\d)(?:19|20)\d{2}\b")
+
+
+def _century(year: int) -> int:
+    return 2000 + year if year < 70 else 1900 + year
 
 
 _DATE_WORDS = re.compile(

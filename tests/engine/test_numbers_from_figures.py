@@ -106,3 +106,14 @@ def test_prose_questions_still_quote_passages() -> None:
 
     assert answer.status == "answered"
     assert answer.sources
+
+
+@pytest.mark.parametrize("follow_up", ["and what is that less 100?", "what is the average then?"])
+def test_a_calculation_not_read_is_never_answered_with_its_operand(follow_up: str) -> None:
+    session = ConversationSession(scope=MILL)
+    answer_question("What was revenue in 2022?", LEDGER, MockProvider(), session=session)
+
+    answer = answer_question(follow_up, LEDGER, MockProvider(), session=session)
+
+    computed = [f for f in answer.figures if f.kind == "computed"]
+    assert answer.status != "found" or computed  # never the 410 it would start from

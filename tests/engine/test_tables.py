@@ -1,0 +1,71 @@
+"""Report-page tables read into facts: periods from dated headings and from the lines of a
+table whose periods run down the side."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.tables import read_table
+
+
+def _by_key(rows: list[list[str]]) -> dict[tuple[str, str], Decimal]:
+    return {(f.metric, f.period): f.value for f in read_table(rows)}
+
+
+@pytest.mark.parametrize(
+    ("heading", "period"),
+    [
+        ("06/30/21", "FY2021"),
+        ("9/22", "FY2022"),
+        ("12/26/2015", "FY2015"),
+        ("september 302019", "FY2019"),
+        ("as of june 30 , 2018", "FY2018"),
+    ],
+)
+def test_a_dated_column_heading_names_its_year(heading: str, period: str) -> None:
+    facts = _by_key([["", heading], ["Orchard holdings index", "131.5"]])
+
+    assert facts == {("Orchard holdings index", period): Decimal("131.5")}
+
+
+def test_a_fraction_in_a_heading_is_not_a_date() -> None:
+    facts = _by_key([["", "1/2 share", "2020"], ["Ferry tolls", "4", "5"]])
+
+    assert ("Ferry tolls", "FY2020") in facts
+    assert all(period in ("FY2020", "") for _, period in facts)
+
+
+def test_a_table_whose_years_run_down_the_side_reads_them_from_the_lines() -> None:
+    rows = [
+        ["", "amount (in millions)"],
+        ["2030 grain sales", "512.0"],
+        ["weather", "-14.5"],
+        ["export duty", "(3.1)"],
+        ["2031 grain sales", "494.4"],
+    ]
+
+    facts = _by_key(rows)
+
+    assert facts[("grain sales", "FY2030")] == Decimal("512.0")
+    assert facts[("grain sales", "FY2031")] == Decimal("494.4")
+    assert facts[("weather", "")] == Decimal("-14.5")
+    assert facts[("export duty", "")] == Decimal("-3.1")
+
+
+def test_one_column_of_values_drops_its_heading_from_the_names() -> None:
+    rows = [["", "$ 90210"], ["harbour cranes", "1,200"], ["quay walls", "800"]]
+
+    assert _by_key(rows) == {
+        ("harbour cranes", ""): Decimal("1200"),
+        ("quay walls", ""): Decimal("800"),
+    }
+
+
+def test_several_columns_without_periods_keep_their_headings() -> None:
+    rows = [["", "date completed", "sale proceeds"], ["Linden mill", "2031", "45"]]
+
+    facts = _by_key(rows)
+
+    assert facts[("Linden mill sale proceeds", "")] == Decimal("45")
