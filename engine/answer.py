@@ -29,7 +29,7 @@ from engine.grounding import Grounder, cites, sentences, states_figure
 from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
 from engine.names import unknown_companies, unknown_company_text
 from engine.narrative import Pipeline, default_pipeline
-from engine.nearby import PERIOD_CHOICES
+from engine.nearby import PERIOD_CHOICES, visible
 from engine.parser import (
     FigureAsked,
     IntentParser,
@@ -205,7 +205,10 @@ class _Run:
         # A name only material above the asker's clearance introduces is unknown to this
         # question: not linked, never offered as a choice, never the only company.
         vocabulary = visible_vocabulary(store.vocabulary(), self.clearance)
-        intent = self.engine.parser_for(vocabulary).parse(self.question)
+        scope = self.session.scope if self.session is not None else None
+        intent = self.engine.parser_for(vocabulary).parse(
+            self.question, scope=scope, held_by=self._held_by(vocabulary)
+        )
         unknown = unknown_companies(self.question, vocabulary, store, self.clearance)
         if unknown:
             # Before the session or a scope can fill in a company: the question names one.
@@ -239,6 +242,18 @@ class _Run:
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)
             else:
                 yield from self._structured(plan, vocabulary)
+
+    def _held_by(self, vocabulary: Vocabulary) -> Callable[[str], frozenset[str]] | None:
+        """The metrics held for a company, as this asker may see them: what the parser links
+        a scoped question's words against first (ADR 0025). None with one company."""
+        if len(vocabulary.entities) < 2:
+            return None
+        store, clearance = self.engine.store, self.clearance
+
+        def held_by(entity: str) -> frozenset[str]:
+            return frozenset(h.metric for h in visible(store.holdings(entity=entity), clearance))
+
+        return held_by
 
     # -- structured channel --------------------------------------------------------------
     def _structured(self, plan: Plan, vocabulary: Any) -> Iterator[Event]:

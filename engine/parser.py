@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,7 +20,7 @@ from engine.cache import PerVocabulary
 from engine.intent import Ambiguity, Intent, Kind, Operation
 from engine.text import TOKEN, normalise_word, words
 from engine.timeframe import TimeFrame, expand_range, read_timeframe
-from engine.types import Vocabulary
+from engine.types import Term, Vocabulary
 
 
 def _lexicon(text: str) -> frozenset[str]:
@@ -89,6 +89,8 @@ AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
 COUNTING = _lexicon("year time period quarter")
 OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | LOWER | TREND
 NOT_CONTENT = STOP | OPERATION_WORDS | NARRATIVE | frozenset({"$", "&", "%"})
+# Words that name an operation, or qualify one ("net change"): never alone a metric's link.
+OPERATION_ONLY = OPERATION_WORDS | SOFT | _lexicon("portion")
 CHANGE_OR_GROWTH = CHANGE | GROWTH
 HIGHER_OR_LOWER = HIGHER | LOWER
 ABSOLUTE = _lexicon("absolute point points")
@@ -123,20 +125,40 @@ class _Label:
     weight: float
 
 
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """Metric labels to link against: the whole vocabulary's, or one company's own."""
+
+    labels: list[_Label]
+    by_word: dict[str, list[int]]
+    words: frozenset[str]
+
+
+HeldBy = Callable[[str], frozenset[str]]
+"""The metrics the knowledge base holds for a company (as the asker may see them)."""
+_SCOPED_INDEXES = 64
+
+
 class IntentParser:
     """Parses one question against one vocabulary. Build once per vocabulary version."""
 
     def __init__(self, vocabulary: Vocabulary) -> None:
         self.vocabulary = vocabulary
         self._entity_keys = _entity_index(vocabulary)
-        self._labels, self._labels_by_word, self._metric_words = _metric_index(vocabulary)
+        self._index = _metric_index(vocabulary.metrics)
+        self._scoped: dict[frozenset[str], _Index] = {}
         self._keys_of_metric: dict[str, frozenset[str]] = {}
-        for label in self._labels:
+        for label in self._index.labels:
             known = self._keys_of_metric.get(label.metric, frozenset())
             self._keys_of_metric[label.metric] = known | label.keys
         self._single_entity = vocabulary.entities[0].name if len(vocabulary.entities) == 1 else None
 
-    def parse(self, question: str) -> Intent:
+    def parse(
+        self, question: str, *, scope: str | None = None, held_by: HeldBy | None = None
+    ) -> Intent:
+        """`scope` is the conversation's company; with `held_by`, metric words link first
+        against the metrics held for the one company the question names (else the scope's),
+        and against the whole vocabulary only when none of those matches (ADR 0025)."""
         text = question.strip()
         texts = TOKEN.findall(text)
         norms = list(map(normalise_word, texts))
@@ -144,7 +166,9 @@ class IntentParser:
         used = _period_mask(text, texts, frame)
         entities = self._link_entities(texts, norms, used)
         topic = _topic(texts, norms, used)
-        metrics, ambiguous, metric_spans = self._link_metrics(norms, used)
+        company = entities[0] if len(entities) == 1 else (scope if not entities else None)
+        own = self._own_index(held_by(company)) if company and held_by else None
+        metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
         leftover: list[str] = []
         loose: list[str] = []
         for word, norm, taken in zip(texts, norms, used, strict=True):
@@ -219,22 +243,49 @@ class IntentParser:
         return None
 
     # -- metrics --------------------------------------------------------------------------
+    def _own_index(self, metrics: frozenset[str]) -> _Index | None:
+        """The index of one company's own metrics, its words weighted among its own labels."""
+        if not metrics:
+            return None
+        index = self._scoped.get(metrics)
+        if index is None:
+            if len(self._scoped) >= _SCOPED_INDEXES:
+                self._scoped.pop(next(iter(self._scoped)))
+            terms = [t for t in self.vocabulary.metrics if t.name in metrics]
+            index = self._scoped[metrics] = _metric_index(terms)
+        return index
+
+    def _link_scoped(
+        self, norms: Sequence[str], used: list[bool], own: _Index | None
+    ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
+        if own is not None:
+            trial = list(used)
+            linked = self._link_metrics(norms, trial, own)
+            if linked[0] or linked[1]:
+                used[:] = trial
+                return linked
+        return self._link_metrics(norms, used, self._index)
+
     def _link_metrics(
-        self, norms: Sequence[str], used: list[bool]
+        self, norms: Sequence[str], used: list[bool], index: _Index
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         positions: dict[str, list[int]] = {}
-        by_word = self._labels_by_word
+        by_word = index.by_word
         candidates: set[int] = set()
         for i, norm in enumerate(norms):
             if not used[i] and norm in by_word:
                 positions.setdefault(norm, []).append(i)
                 candidates.update(by_word[norm])
         held = set(positions)
-        labels = self._labels
+        labels = index.labels
         full = [labels[c] for c in candidates if labels[c].keys <= held]
+        # Operation words ("net change", "total", "average") do not link a label of their
+        # own beside a line item the question names in other words: "the net change in X"
+        # asks for a change in X, not also for a line "Net change" (ADR 0025).
+        named = [label for label in full if not label.keys <= OPERATION_ONLY]
         if full:
-            return self._take_full(full, positions, used)
-        return self._take_partial(candidates, positions, used)
+            return self._take_full(named or full, positions, used)
+        return self._take_partial(candidates, positions, used, index)
 
     def _take_full(
         self, full: list[_Label], positions: dict[str, list[int]], used: list[bool]
@@ -265,24 +316,43 @@ class IntentParser:
         return tuple(m for _, m in in_question_order), (), [s for s, _ in in_question_order]
 
     def _take_partial(
-        self, candidates: set[int], positions: dict[str, list[int]], used: list[bool]
+        self,
+        candidates: set[int],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        index: _Index,
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         """No label is named in full. One label holding every metric word, missing only soft
-        words ("total"), is taken; several labels holding them are a question back."""
-        question_words = {w for w in positions if w in self._metric_words}
+        words ("total"), is taken; several labels holding them are a question back. When no
+        label holds the operation words too ("the change in X"), the other words decide."""
+        question_words = frozenset(w for w in positions if w in index.words)
+        content = question_words - OPERATION_ONLY
         if not question_words:
             return (), (), []
-        holders = [self._labels[c] for c in candidates if question_words <= self._labels[c].keys]
+        found = self._held_by_one(candidates, positions, used, index, question_words)
+        if found is None and content and content != question_words:
+            found = self._held_by_one(candidates, positions, used, index, content)
+        return found or ((), (), [])
+
+    def _held_by_one(
+        self,
+        candidates: set[int],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        index: _Index,
+        question_words: frozenset[str],
+    ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
+        holders = [index.labels[c] for c in candidates if question_words <= index.labels[c].keys]
         names = sorted({label.metric for label in holders})
         if len(names) == 1 and all(label.keys - question_words <= SOFT for label in holders):
-            spot = _claim(frozenset(question_words), positions, used)
+            spot = _claim(question_words, positions, used)
             return (names[0],), (), [spot] if spot else []
         if 1 <= len(names) <= 6:
             for word in question_words:
                 for i in positions[word]:
                     used[i] = True
             return (), (Ambiguity("metric", tuple(names)),), []
-        return (), (), []
+        return None
 
 
 def _longest_first(label: _Label) -> tuple[int, float, str]:
@@ -498,11 +568,9 @@ def _entity_index(vocabulary: Vocabulary) -> dict[str, list[EntityKey]]:
     return dict(keys)
 
 
-def _metric_index(
-    vocabulary: Vocabulary,
-) -> tuple[list[_Label], dict[str, list[int]], frozenset[str]]:
+def _metric_index(terms: Sequence[Term]) -> _Index:
     raw: list[tuple[str, frozenset[str]]] = []
-    for term in vocabulary.metrics:
+    for term in terms:
         for label in dict.fromkeys((term.name, *term.aliases)):
             keys = frozenset(w for w in words(label) if w not in LABEL_STOP)
             if keys:
@@ -525,7 +593,7 @@ def _metric_index(
     for index, item in enumerate(labels):
         for word in item.keys:
             by_word[word].append(index)
-    return labels, dict(by_word), frozenset(frequency)
+    return _Index(labels, dict(by_word), frozenset(frequency))
 
 
 parser_for = PerVocabulary(IntentParser)
