@@ -203,6 +203,8 @@ def _with_periods(intent: Intent, held: Held, asking: _Asking) -> Plan | Reply:
         return _plan(intent, periods, held, _last_held(len(periods)))
     if operation in ("difference", "percent_change"):
         return _change_periods(intent, every, held, asking)
+    if operation == "trend" and intent.period_range and intent.periods:
+        return _range_held(intent, held)
     single = len(intent.entities) * len(intent.metrics) < 2 or not intent.periods
     if operation in ("sum", "average") and len(intent.periods) <= 1 and single:
         spans = nearby.recent_spans(every)
@@ -218,6 +220,17 @@ def _with_periods(intent: Intent, held: Held, asking: _Asking) -> Plan | Reply:
             return _plan(intent, ("",), held)
         return _ask_period(intent, held, asking)
     return _plan(intent, intent.periods, held)
+
+
+def _range_held(intent: Intent, held: Held) -> Plan:
+    """A range asked of a series: the periods held in it, naming those that are not (ADR
+    0040). With none held, the plan asks for them all and the answer says none is held."""
+    series = [set(periods) for periods in held.values()]
+    kept = tuple(p for p in intent.periods if all(p in s for s in series))
+    missing = [p for p in intent.periods if p not in kept]
+    if not kept or not missing:
+        return _plan(intent, intent.periods, held)
+    return _plan(intent, kept, held, f"the knowledge base holds no figure for {_or(missing)}")
 
 
 def _last_held(count: int) -> str:

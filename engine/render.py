@@ -167,7 +167,8 @@ def _trend(plan: Plan, facts: list[Fact]) -> Rendered:
         f"{f.period}: {format_value(f.value, f.unit)} {notes.cite(f)}" for f in facts
     )
     first, last = facts[0], facts[-1]
-    sentences = [f"{first.entity}'s {first.metric}, {first.period} to {last.period}: {series}."]
+    span = f"{first.period} to {last.period}" if first.period != last.period else first.period
+    sentences = [f"{first.entity}'s {first.metric}, {span}: {series}."]
     if len(facts) > 1 and len({(f.entity, f.metric) for f in facts}) == 1:
         change = compute("difference", [first, last])
         percent = compute("percent_change", [first, last])
