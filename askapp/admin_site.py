@@ -17,7 +17,9 @@ from askapp.forms import AdminLoginForm
 class AskappAdminSite(admin.AdminSite):
     login_form = AdminLoginForm
 
-    def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+    def login(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         response = super().login(request, extra_context)
         form = (getattr(response, "context_data", None) or {}).get("form")
         if getattr(form, "throttled", False):
