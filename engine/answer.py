@@ -34,6 +34,7 @@ from engine.parser import (
     FigureAsked,
     IntentParser,
     calculation_words,
+    constant_operand,
     figure_asked,
     operation_words,
     parser_for,
@@ -232,7 +233,9 @@ class _Run:
             yield from self._finish("not_found", UNSUPPORTED_TEXT)
         elif intent.kind == "narrative":
             yield from self._narrative(intent, vocabulary, figure_asked(intent.question))
-        elif intent.operation is None and calculation_words(intent.question, intent.metrics):
+        elif constant_operand(intent.question) or (
+            intent.operation is None and calculation_words(intent.question, intent.metrics)
+        ):
             # A calculation asked that was not read: the figures it would start from are not
             # its answer (ADR 0040).
             yield from self._figure_unread(intent, vocabulary)

@@ -132,11 +132,17 @@ class _Index:
     labels: list[_Label]
     by_word: dict[str, list[int]]
     words: frozenset[str]
+    idf: dict[str, float]
+
+    def share(self, label: _Label, named: frozenset[str]) -> float:
+        """How much of a label's weight the named words carry (rare words weigh most)."""
+        return sum(self.idf[w] for w in label.keys & named) / (label.weight or 1.0)
 
 
 HeldBy = Callable[[str], frozenset[str]]
 """The metrics the knowledge base holds for a company (as the asker may see them)."""
 _SCOPED_INDEXES = 64
+MOST = 0.6  # the share of a label's weight a question must name to take it unnamed words
 
 
 class IntentParser:
@@ -148,7 +154,9 @@ class IntentParser:
         self._index = _metric_index(vocabulary.metrics)
         self._scoped: dict[frozenset[str], _Index] = {}
         self._keys_of_metric: dict[str, frozenset[str]] = {}
+        self._labels_of_metric: dict[str, list[frozenset[str]]] = defaultdict(list)
         for label in self._index.labels:
+            self._labels_of_metric[label.metric].append(label.keys)
             known = self._keys_of_metric.get(label.metric, frozenset())
             self._keys_of_metric[label.metric] = known | label.keys
         self._single_entity = vocabulary.entities[0].name if len(vocabulary.entities) == 1 else None
@@ -176,6 +184,15 @@ class IntentParser:
                 leftover.append(norm)
                 if norm not in NOT_CONTENT and not norm[0].isdigit():
                     loose.append(word)
+        qualifiers = (
+            _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics))
+            if metric_spans
+            else ()
+        )
+        if (qualifiers or loose) and self._unnamed(metrics, norms):
+            # A line item taken for words it only partly holds, with other words beside it
+            # that no label holds: too much is guessed; ask which is meant.
+            ambiguous, metrics, qualifiers = (Ambiguity("metric", metrics),), (), ()
         seen = frozenset(leftover)
         families = _operations(leftover, seen)
         operation = _operation(seen, families, frame, len(entities), len(metrics))
@@ -196,12 +213,18 @@ class IntentParser:
             period_range=frame.is_range,
             relative_last=frame.relative_last,
             ambiguous=ambiguous,
-            qualifiers=_qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics))
-            if metric_spans
-            else (),
+            qualifiers=qualifiers,
             loose=tuple(dict.fromkeys(loose)),
             follow_up=not loose and not metrics,
             topic=topic,
+        )
+
+    def _unnamed(self, metrics: tuple[str, ...], norms: Sequence[str]) -> bool:
+        """Whether a linked metric was taken although no label of it is named in full (but
+        for soft words)."""
+        named = set(norms)
+        return any(
+            all(keys - SOFT - named for keys in self._labels_of_metric[m]) for m in metrics
         )
 
     def _metric_keys(self, metrics: tuple[str, ...]) -> frozenset[str]:
@@ -344,7 +367,13 @@ class IntentParser:
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
         holders = [index.labels[c] for c in candidates if question_words <= index.labels[c].keys]
         names = sorted({label.metric for label in holders})
-        if len(names) == 1 and all(label.keys - question_words <= SOFT for label in holders):
+        # One line item holds every word: taken when what it adds is soft ("total") or weighs
+        # less than what was named ("net cash from financing activities" for "net cash used
+        # for financing activities"); else asked back, as a tie would be.
+        if len(names) == 1 and all(
+            label.keys - question_words <= SOFT or index.share(label, question_words) >= MOST
+            for label in holders
+        ):
             spot = _claim(question_words, positions, used)
             return (names[0],), (), [spot] if spot else []
         if 1 <= len(names) <= 6:
@@ -593,7 +622,7 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
     for index, item in enumerate(labels):
         for word in item.keys:
             by_word[word].append(index)
-    return _Index(labels, dict(by_word), frozenset(frequency))
+    return _Index(labels, dict(by_word), frozenset(frequency), idf)
 
 
 parser_for = PerVocabulary(IntentParser)
@@ -644,9 +673,17 @@ def operation_words(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for n in norms if n in RATIO | AVERAGE | SUM | PART))
 
 
+CONSTANT_OPERATORS = _lexicon("less minus plus over times by")
+_YEARLIKE = re.compile(r"(?:19|20)\d{2}$")
+
+
 def _less_a_number(norms: Sequence[str]) -> bool:
-    """ "the value less 100": a subtraction, unlike "less than one year"."""
-    return any(a == "less" and b[:1].isdigit() for a, b in zip(norms, norms[1:]))
+    """A constant operand ("the value less 100", "that change over 100"), unlike "less than
+    one year" or "over 2019"."""
+    return any(
+        a in CONSTANT_OPERATORS and b[:1].isdigit() and not _YEARLIKE.match(b)
+        for a, b in zip(norms, norms[1:])
+    )
 
 
 def calculation_words(question: str, labels: Sequence[str] = ()) -> tuple[str, ...]:
@@ -661,3 +698,8 @@ def calculation_words(question: str, labels: Sequence[str] = ()) -> tuple[str, .
     if _less_a_number(norms):
         found.append("less")
     return tuple(dict.fromkeys(found))
+
+
+def constant_operand(question: str) -> bool:
+    """Whether a question calculates with a number it states ("less 100", "over 100")."""
+    return _less_a_number([normalise_word(t) for t in TOKEN.findall(question)])

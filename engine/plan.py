@@ -200,6 +200,9 @@ def _with_periods(intent: Intent, held: Held, asking: _Asking) -> Plan | Reply:
         return Reply("not_found", _none_held(intent), _other_figures(intent, asking))
     if intent.relative_last:
         periods = tuple(every[-intent.relative_last :])
+        if operation in ("difference", "percent_change") and len(periods) == 1:
+            # "the increase in the current year": from the period before it, not from itself.
+            return _change_periods(intent.with_(periods=periods), every, held, asking)
         return _plan(intent, periods, held, _last_held(len(periods)))
     if operation in ("difference", "percent_change"):
         return _change_periods(intent, every, held, asking)

@@ -47,3 +47,14 @@ def test_a_range_of_which_nothing_is_held_is_not_found() -> None:
 
     assert answer.status == "not_found"
     assert not answer.figures
+
+
+def test_a_change_in_the_latest_year_is_from_the_year_before() -> None:
+    answer = answer_question(
+        "What was the change in Quarry Lane's gravel output in the latest year?",
+        STORE, MockProvider(),
+    )  # fmt: skip
+
+    computed = [f for f in answer.figures if f.kind == "computed"]
+    assert answer.status == "found"
+    assert [f.value for f in computed] == [Decimal(2)]  # FY2032 to FY2034, never 0 from itself

@@ -115,3 +115,36 @@ def test_a_pronoun_follow_up_keeps_the_figure_carried() -> None:
 
     assert answer.status == "found"
     assert [(f.metric, f.period) for f in answer.figures] == [("Product sales", "FY2022")]
+
+
+LEDGER_STORE = InMemoryStore(
+    entities=[Term(ALDER)],
+    metrics=[Term(m) for m in (
+        "Net cash used for financing activities", "Net cash from operating activities",
+        "Deferred tax", "Current tax", "Backlog at year-end",
+    )],  # fmt: skip
+)
+
+
+def _ledger(question: str):  # type: ignore[no-untyped-def]
+    return IntentParser(LEDGER_STORE.vocabulary()).parse(question)
+
+
+def test_a_line_item_named_in_its_rarer_words_is_taken() -> None:
+    assert _ledger("What was the net cash for financing activities in 2022?").metrics == (
+        "Net cash used for financing activities",
+    )
+
+
+def test_a_common_word_shared_by_line_items_is_asked_back() -> None:
+    read = _ledger("What was the tax in 2022?")
+
+    assert read.metrics == ()
+    assert set(read.ambiguous[0].choices) == {"Deferred tax", "Current tax"}
+
+
+def test_a_line_item_partly_named_beside_unknown_words_is_asked_back() -> None:
+    read = _ledger("What was the net cash for financing activities of the marine segment in 2022?")
+
+    assert read.metrics == ()
+    assert read.ambiguous[0].choices == ("Net cash used for financing activities",)
