@@ -73,7 +73,7 @@ ONLY_ENTITY = "the only company in the knowledge base"
 NO_PASSAGE_TEXT = "The knowledge base holds no passage that answers this question."
 _BLOCKED_TEXT = "This question was not answered: {detail}"
 # The share of a question's topic a quoted sentence must hold to state the number asked.
-_ABOUT_IT = 0.6
+_ABOUT_IT = 0.75
 DEFAULT_GATE = SecurityGate()  # deterministic and stateless: one serves every Engine
 
 
