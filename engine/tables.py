@@ -82,13 +82,14 @@ def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableF
     sections_of: dict[str, set[str]] = {}
     for label, section, _ in lines:
         sections_of.setdefault(label, set()).add(section)
-    down_the_side = not any(periods) and _value_columns(lines) == 1
+    dated_lines = not any(periods)  # no column names a year: the lines may
+    down_the_side = dated_lines and _value_columns(lines) == 1
     if down_the_side:
         qualifiers = [""] * len(qualifiers)  # one column of values: its heading tells nothing
     facts: list[TableFact] = []
     for label, section, values in lines:
         name = _line_name(label, section, len(sections_of[label]) > 1)
-        own = _period(label) if down_the_side else None
+        own = _period(label) if dated_lines else None
         if own is not None:
             name = _without_year(name)
         for index, parsed in enumerate(values, start=1):
@@ -212,7 +213,7 @@ def _spans(row: Sequence[str], index: int) -> bool:
 # to its year by text extraction ("december 312008").
 _SLASH_DATE = re.compile(r"(?<![\d/])(?:\d{1,2}/){1,2}(\d{2})(?![\d/])")
 _GLUED_DAY = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+[0-3]?\d((?:19|20)\d{2})\b",
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s*\.?\s*[0-3]?\d((?:19|20)\d{2})\b",
     re.IGNORECASE,
 )
 

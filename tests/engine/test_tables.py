@@ -69,3 +69,24 @@ def test_several_columns_without_periods_keep_their_headings() -> None:
     facts = _by_key(rows)
 
     assert facts[("Linden mill sale proceeds", "")] == Decimal("45")
+
+
+def test_dated_lines_with_several_columns_keep_each_columns_heading() -> None:
+    rows = [
+        ["", "warranty", "total"],
+        ["reserve at june 30 2031", "5.5", "9.0"],
+        ["claims paid", "(1.5)", "(2.0)"],
+        ["reserve at june 30 2032", "4.0", "7.0"],
+    ]
+
+    facts = _by_key(rows)
+
+    assert facts[("reserve at june 30 total", "FY2032")] == Decimal("7.0")
+    assert facts[("reserve at june 30 warranty", "FY2031")] == Decimal("5.5")
+    assert facts[("claims paid total", "")] == Decimal("-2.0")
+
+
+def test_a_day_glued_to_its_year_after_a_dotted_month_is_read() -> None:
+    assert _by_key([["", "three months sept . 282031"], ["Ferry tolls", "4"]]) == {
+        ("Ferry tolls", "FY2031"): Decimal("4")
+    }
