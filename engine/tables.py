@@ -231,6 +231,9 @@ def _period(label: str) -> str | None:
 _GLUED_DAY_YEAR = re.compile(r"(?<=\s[0-3]\d)(?:19|20)\d{2}\b|(?<=\s\d)(?:19|20)\d{2}\b")
 
 
+_EMPTY_BRACKETS = re.compile(r"\(\s*\)")
+
+
 def _century(year: int) -> int:
     return 2000 + year if year < 70 else 1900 + year
 
@@ -253,6 +256,7 @@ def _qualifiers(columns: list[str], periods: list[str | None]) -> list[str]:
         twins = [i for i, p in enumerate(periods) if p == period]
         if period is None or len(twins) > 1:
             words = _DATE_WORDS.sub(" ", _YEAR.sub(" ", columns[index]))
+            words = _EMPTY_BRACKETS.sub(" ", words)  # "( in millions )" once its words go
             result[index] = " ".join(words.split()).strip(" ,:-")
     return result
 

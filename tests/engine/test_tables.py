@@ -64,7 +64,7 @@ def test_one_column_of_values_drops_its_heading_from_the_names() -> None:
 
 
 def test_several_columns_without_periods_keep_their_headings() -> None:
-    rows = [["", "date completed", "sale proceeds"], ["Linden mill", "2031", "45"]]
+    rows = [["", "date completed", "sale proceeds ( in millions )"], ["Linden mill", "2031", "45"]]
 
     facts = _by_key(rows)
 
