@@ -14,6 +14,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal
 
 from engine.cache import PerVocabulary
@@ -96,9 +97,7 @@ HIGHER_OR_LOWER = HIGHER | LOWER
 ABSOLUTE = _lexicon("absolute point points")
 THRESHOLD = _lexicon("above below exceed exceeded exceeding")
 # Words that ask for a number: an amount, a change, a percent, a ratio, a count (ADR 0040).
-AMOUNT = _lexicon(
-    """amount value number total balance price cost rate worth sum"""
-)
+AMOUNT = _lexicon("""amount value number total balance price cost rate worth sum""")
 # Words that ask for one figure set against another: a computed figure.
 PART = _lexicon(
     "portion fraction relation represent represents times difference minus plus multiplied"
@@ -223,9 +222,7 @@ class IntentParser:
         """Whether a linked metric was taken although no label of it is named in full (but
         for soft words)."""
         named = set(norms)
-        return any(
-            all(keys - SOFT - named for keys in self._labels_of_metric[m]) for m in metrics
-        )
+        return any(all(keys - SOFT - named for keys in self._labels_of_metric[m]) for m in metrics)
 
     def _metric_keys(self, metrics: tuple[str, ...]) -> frozenset[str]:
         return frozenset().union(*(self._keys_of_metric[m] for m in metrics))
@@ -654,14 +651,14 @@ def figure_asked(question: str) -> FigureAsked | None:
         return "percent"
     if not seen.isdisjoint(CHANGE_OR_GROWTH):
         return "change"
-    how_much = any(a == "how" and b in ("much", "many") for a, b in zip(norms, norms[1:]))
+    how_much = any(a == "how" and b in ("much", "many") for a, b in pairwise(norms))
     return "amount" if how_much or not seen.isdisjoint(AMOUNT) else None
 
 
 def _asks_how_or_what_for(norms: Sequence[str]) -> bool:
     """ "How is it determined", "how does it work" (a manner), or ending "related to" (what
     something is about): prose, whatever figures the words name."""
-    manner = any(a == "how" and b not in ("much", "many") for a, b in zip(norms, norms[1:]))
+    manner = any(a == "how" and b not in ("much", "many") for a, b in pairwise(norms))
     about = len(norms) >= 2 and norms[-1] in ("to", "of", "as", "for", "on", "by")
     return manner or about
 
@@ -682,7 +679,7 @@ def _less_a_number(norms: Sequence[str]) -> bool:
     one year" or "over 2019"."""
     return any(
         a in CONSTANT_OPERATORS and b[:1].isdigit() and not _YEARLIKE.match(b)
-        for a, b in zip(norms, norms[1:])
+        for a, b in pairwise(norms)
     )
 
 

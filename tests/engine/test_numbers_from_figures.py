@@ -24,8 +24,14 @@ def _store(*texts: str) -> InMemoryStore:
         metrics=[Term("Revenue")],
         facts=[Fact("f:rev:2022", MILL, "Revenue", "FY2022", Decimal("410"), "million")],
         passages=[
-            Passage(id=f"p{i}", document_id="annual", title="Annual review", text=text, classification=PUBLIC,
-                    entity=MILL)  # fmt: skip
+            Passage(
+                id=f"p{i}",
+                document_id="annual",
+                title="Annual review",
+                text=text,
+                classification=PUBLIC,
+                entity=MILL,
+            )
             for i, text in enumerate(texts)
         ],
     )

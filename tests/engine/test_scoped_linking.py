@@ -119,10 +119,16 @@ def test_a_pronoun_follow_up_keeps_the_figure_carried() -> None:
 
 LEDGER_STORE = InMemoryStore(
     entities=[Term(ALDER)],
-    metrics=[Term(m) for m in (
-        "Net cash used for financing activities", "Net cash from operating activities",
-        "Deferred tax", "Current tax", "Backlog at year-end",
-    )],  # fmt: skip
+    metrics=[
+        Term(m)
+        for m in (
+            "Net cash used for financing activities",
+            "Net cash from operating activities",
+            "Deferred tax",
+            "Current tax",
+            "Backlog at year-end",
+        )
+    ],
 )
 
 
