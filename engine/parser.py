@@ -108,7 +108,7 @@ EXPLAINING = _lexicon(
     """why explain explanation describe description discuss discussion summarize summarise
     summary reason reasons driver drivers drove cause caused outlook strategy risk policy
     policies consist consisted definition define meaning happen happened include included
-    includes"""
+    includes say said says mention mentioned comment commented"""
 )
 # A question opening so asks for a name, a time or a yes or no, not for a number.
 PROSE_OPENINGS = _lexicon("when which who where are is does do did has have")

@@ -114,9 +114,11 @@ class SpyParser:
         self.inner = parser_for(demo_store().vocabulary())
         self.seen: list[str] = []
 
-    def parse(self, question: str) -> Any:
+    def parse(self, question: str, *, scope: str | None = None, held_by: Any = None) -> Any:
+        # The scope is the conversation's setting and held_by reads the knowledge base:
+        # neither carries history (ADR 0025).
         self.seen.append(question)
-        return self.inner.parse(question)
+        return self.inner.parse(question, scope=scope, held_by=held_by)
 
 
 @pytest.mark.parametrize("question", CASES.values(), ids=CASES.keys())

@@ -123,3 +123,7 @@ def test_a_calculation_not_read_is_never_answered_with_its_operand(follow_up: st
 
     computed = [f for f in answer.figures if f.kind == "computed"]
     assert answer.status != "found" or computed  # never the 410 it would start from
+
+
+def test_what_a_report_says_about_a_rise_is_prose() -> None:
+    assert figure_asked("What did Northmill say about freight growth?") is None
