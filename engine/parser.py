@@ -14,7 +14,9 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
+from engine import arithmetic
 from engine.cache import PerVocabulary
 from engine.intent import Ambiguity, Intent, Kind, Operation
 from engine.text import TOKEN, normalise_word, words
@@ -124,6 +126,7 @@ class IntentParser:
         used = _period_mask(text, texts, frame)
         entities = self._link_entities(texts, norms, used)
         topic = _topic(texts, norms, used)
+        grammar = arithmetic.read(norms, used)
         metrics, ambiguous, metric_spans = self._link_metrics(norms, used)
         leftover: list[str] = []
         loose: list[str] = []
@@ -134,12 +137,18 @@ class IntentParser:
                     loose.append(word)
         seen = frozenset(leftover)
         families = _operations(leftover, seen)
-        operation = _operation(seen, families, frame, len(entities), len(metrics))
+        operation = cast(Operation | None, grammar.operation) or _operation(
+            seen, families, frame, len(entities), len(metrics)
+        )
         periods = frame.periods
         if frame.is_range and operation in AGGREGATES:
             periods = expand_range(periods[0], periods[-1])
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
+        if grammar.referent and operation and kind == "narrative" and seen.isdisjoint(NARRATIVE):
+            # "that change in relation to this 2005 exercise price": the session checks the
+            # unlinked words against the metric of the result it finds.
+            kind = "comparison"
         return Intent(
             question=text,
             kind=kind,
@@ -158,6 +167,10 @@ class IntentParser:
             loose=tuple(dict.fromkeys(loose)),
             follow_up=not loose and not metrics,
             topic=topic,
+            referent=grammar.referent,
+            referent_first=grammar.referent_first,
+            constants=grammar.constants,
+            nested=grammar.nested,
         )
 
     def _metric_keys(self, metrics: tuple[str, ...]) -> frozenset[str]:

@@ -1,0 +1,352 @@
+"""The arithmetic grammar: what a question computes, over which operands, and the computing.
+
+Reading (the parser's side, the current question only). Beside the operation words the parser
+reads (change, ratio, sum, ...), a question may name:
+- a denominator phrase: "in relation to", "relative to", "as a percentage of", "portion of",
+  "divided by", "how many times": a ratio, or a share when a percent word is there;
+- an earlier result by its role: "that change", "this total", "the difference" used as an
+  operand, or a bare "this"/"that"/"it" beside an operation. The parser only notes the role;
+  the session finds the value among its own earlier answers (engine/session.py);
+- a constant operand: "less 100", "plus 50", "times 4", "a base of 100";
+- one nested step: a change inside a share ("the change from 2016 to 2017 as a percent of the
+  2016 value").
+The outer operation is the one named first: "the sum of the average backlog" is a sum.
+
+Computing (the renderer's side): `combine` takes operands (facts, earlier results,
+constants) and gives a computed Figure with its role and a formula that names each operand,
+its value and where it came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
+
+from engine.calc import PERCENT_UNIT, RATIO_UNIT
+from engine.numbers import format_value
+from engine.text import normalise_word
+from engine.types import Figure
+
+_PLACES = Decimal("0.000001")
+
+
+def _norms(*phrases: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(normalise_word(w) for w in p.split()) for p in phrases)
+
+
+# Phrases after which the whole (the denominator) is named.
+DENOMINATOR = _norms(
+    "in relation to", "relative to", "as a percentage of", "as a percent of",
+    "as a portion of", "as a share of", "as a proportion of", "as a fraction of",
+    "percentage of", "percent of", "portion of", "share of", "proportion of", "fraction of",
+    "divided by", "how many times",
+)  # fmt: skip
+PERCENT_WORDS = frozenset(normalise_word(w) for w in "percent percentage % pct".split())
+# Role nouns an earlier result is named by, and the roles they name.
+ROLE_NOUNS = {
+    **dict.fromkeys(
+        map(normalise_word, "change difference increase decrease decline variation variance "
+            "rise drop reduction fall".split()),
+        "change",
+    ),
+    **dict.fromkeys(map(normalise_word, "total sum".split()), "sum"),
+    **dict.fromkeys(map(normalise_word, "average mean".split()), "average"),
+    **dict.fromkeys(map(normalise_word, "ratio proportion".split()), "ratio"),
+    **dict.fromkeys(map(normalise_word, "percentage share portion".split()), "share"),
+    normalise_word("result"): "result",
+}  # fmt: skip
+# Nouns that name a result only beside a constant ("that value less 1"); elsewhere "this
+# number" may as well be the quantity the figure counts.
+_GENERIC = frozenset(map(normalise_word, "amount value figure number".split()))
+DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
+PRONOUNS = DEMONSTRATIVES | {"it"}
+_ADJECTIVES = frozenset(map(normalise_word, "net total combined overall annual same".split()))
+_TIME_NOUNS = frozenset(map(normalise_word, "time period year years date span".split()))
+# Words that only say "is a share of" once a denominator phrase is read.
+_SHARE_VERBS = frozenset(map(normalise_word, "represent represents representing".split()))
+# Operator words before a constant, and the operation each makes.
+_CONSTANT_OPERATORS = {
+    normalise_word(word): operation
+    for words, operation in (
+        ("less minus subtract base", "difference"),
+        ("plus add", "sum"),
+        ("times multiply multiplied", "product"),
+        ("divided", "ratio"),
+    )
+    for word in words.split()
+}
+_CONSTANT_FILLER = frozenset(map(normalise_word, "a an of by $ the usd initial".split()))
+_PRODUCT = frozenset(map(normalise_word, "product multiplied multiply".split()))
+_SUM_FIRST = frozenset(map(normalise_word, "sum combined total add plus".split()))
+_AVERAGE = frozenset(map(normalise_word, "average mean avg".split()))
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the grammar read beyond the operation words (all empty: nothing)."""
+
+    operation: str | None = None  # an operation the phrases decide (ratio, percent_of, ...)
+    referent: str = ""  # the role of an earlier result named as an operand
+    referent_first: bool = True  # the referent comes before the denominator phrase
+    constants: tuple[str, ...] = ()
+    nested: str = ""  # the inner operation of one nested step ("difference")
+
+
+def read(norms: Sequence[str], used: list[bool]) -> Reading:
+    """Read the grammar's phrases, marking the words it took as used so they are neither a
+    metric nor loose words. Leaves `used` as it was when it reads nothing."""
+    before = list(used)
+    marker = _denominator(norms, used)
+    constants, constant_operation = _constants(norms, used)
+    _time_references(norms, used)
+    referent, at = _referent(norms, used, bool(constants))
+    if marker is not None or referent:
+        for i, norm in enumerate(norms):
+            if norm in _SHARE_VERBS:
+                used[i] = True
+    free = {n for n, u in zip(norms, used, strict=True) if not u}
+    percent = bool(free & PERCENT_WORDS) or (marker is not None and marker[1])
+    operation: str | None = None
+    if marker is not None:
+        operation = "percent_of" if percent else "ratio"
+    elif constant_operation:
+        operation = constant_operation
+    elif _outer_is_sum(norms, used):
+        operation = "sum"
+    elif free & _PRODUCT:
+        operation = "product"
+    if referent and operation is None and not (free & _OPERATION_HINTS):
+        # "what was that change?" names a result and asks nothing of it: not an operand.
+        used[:] = before
+        return _read_plain(norms, used)
+    nested = ""
+    if marker is not None and not referent and free & _CHANGE_WORDS:
+        nested = "difference"
+    referent_first = marker is None or at is None or at < marker[0]
+    return Reading(operation, referent, referent_first, constants, nested)
+
+
+def _read_plain(norms: Sequence[str], used: list[bool]) -> Reading:
+    _time_references(norms, used)
+    return Reading(operation="sum" if _outer_is_sum(norms, used) else None)
+
+
+_CHANGE_WORDS = frozenset(
+    map(normalise_word, "change difference increase decrease growth variation".split())
+)
+_OPERATION_HINTS = (
+    _CHANGE_WORDS | PERCENT_WORDS | _AVERAGE | _PRODUCT
+    | frozenset(map(normalise_word, "ratio sum total combined growth cagr".split()))
+)  # fmt: skip
+
+
+def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | None:
+    """Where the first denominator phrase ends, and whether it is a percent phrase."""
+    for start in range(len(norms)):
+        for phrase in DENOMINATOR:
+            end = start + len(phrase)
+            if tuple(norms[start:end]) == phrase and not any(used[start:end]):
+                for i in range(start, end):
+                    used[i] = True
+                return end, bool(set(phrase) & PERCENT_WORDS)
+    return None
+
+
+def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...], str]:
+    """Numbers that are operands ("less 100", "a base of 100"), not periods."""
+    found: list[str] = []
+    operation = ""
+    for i, norm in enumerate(norms):
+        if used[i] or not norm[0].isdigit():
+            continue
+        j = i - 1
+        while j >= 0 and norms[j] in _CONSTANT_FILLER:
+            j -= 1
+        word = norms[j] if j >= 0 else ""
+        if word not in _CONSTANT_OPERATORS:
+            continue
+        value = norm.replace(",", "")
+        try:
+            Decimal(value)
+        except InvalidOperation:
+            continue
+        found.append(value)
+        operation = operation or _CONSTANT_OPERATORS[word]
+        # The constant's own noun ("an initial $100 investment") goes with it.
+        last = i + 1 if i + 1 < len(norms) and norms[i + 1].isalpha() else i
+        for k in range(j, last + 1):
+            used[k] = True
+    return tuple(found), operation
+
+
+def _time_references(norms: Sequence[str], used: list[bool]) -> None:
+    """"during this time", "over that period", "in the same year": the periods the
+    conversation carries, not words to link."""
+    for i, norm in enumerate(norms):
+        if norm in DEMONSTRATIVES or norm == "same":
+            k = i + 1
+            if k < len(norms) and norms[k] == "same":
+                k += 1
+            if k < len(norms) and norms[k] in _TIME_NOUNS and not used[k]:
+                for j in range(i, k + 1):
+                    used[j] = True
+
+
+def _referent(
+    norms: Sequence[str], used: list[bool], constants: bool
+) -> tuple[str, int | None]:
+    """An earlier result named as an operand: a demonstrative and a role noun ("that net
+    change", "this total"), or a bare pronoun ("what percentage does this represent?")."""
+    for i, norm in enumerate(norms):
+        if used[i] or norm not in PRONOUNS:
+            continue
+        k = i + 1
+        while k < len(norms) and norms[k] in _ADJECTIVES and not used[k]:
+            k += 1
+        following = norms[k] if k < len(norms) else ""
+        named = ROLE_NOUNS.get(following) or ("result" if constants and following in _GENERIC else "")
+        if norm != "it" and named and not used[k]:
+            for j in range(i, k + 1):
+                used[j] = True
+            return named, i
+        if k == i + 1 and following in _AFTER_PRONOUN:
+            used[i] = True
+            return "result", i
+    return "", None
+
+
+# A bare pronoun stands for a result when a verb or a function word follows it ("what
+# percentage does this represent", "what is that less 100"); before a noun ("this price",
+# "that year") it only points at a figure or a period of its own.
+_AFTER_PRONOUN = frozenset(
+    map(normalise_word, """represent represents is was be as in of to plus less minus times
+    divided over compared than and by when if then""".split())
+) | {""}
+
+
+def _outer_is_sum(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The sum of the average X": a sum word before an average word is the outer sum."""
+    first_sum = next((i for i, n in enumerate(norms) if n in _SUM_FIRST and not used[i]), None)
+    first_average = next((i for i, n in enumerate(norms) if n in _AVERAGE and not used[i]), None)
+    return first_sum is not None and first_average is not None and first_sum < first_average
+
+
+# -- computing -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    """One operand of a computation: a fact, an earlier result or a constant."""
+
+    label: str  # "Company's revenue in FY2016", "the change from your 3rd question", "100"
+    value: Decimal
+    unit: str  # "" for a constant: it takes the other operand's unit
+    sources: tuple[str, ...] = ()
+    role: str = "fact"  # fact, constant, or the role of an earlier result
+
+    @classmethod
+    def constant(cls, text: str) -> Operand:
+        return cls(text, Decimal(text), "", (), "constant")
+
+    @classmethod
+    def of_figure(cls, figure: Figure, where: str) -> Operand:
+        role = figure.role_or_kind
+        label = f"the {role} {where}" if role != "fact" else figure.label
+        return cls(label, figure.value, figure.unit, figure.sources, role)
+
+    def written(self) -> str:
+        shown = format_value(self.value, self.unit) if self.unit else str(self.value)
+        if self.role == "constant":
+            return shown
+        cited = f" [{', '.join(self.sources)}]" if self.sources else ""
+        return f"{self.label} ({shown}){cited}"
+
+
+ROLES = {
+    "difference": "change",
+    "percent_change": "percent change",
+    "ratio": "ratio",
+    "percent_of": "share",
+    "sum": "sum",
+    "average": "average",
+    "product": "product",
+}
+_SIGNS = {"difference": " − ", "ratio": " ÷ ", "percent_of": " ÷ ", "sum": " + ",
+          "product": " × "}  # fmt: skip
+
+
+def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
+    """The computed figure, or None when these operands cannot be combined that way (units
+    that differ, a zero denominator, an operation the grammar has no reading for)."""
+    if len(operands) < 2 or operation not in ROLES:
+        return None
+    units = {o.unit for o in operands if o.role != "constant"}
+    unit = next(iter(units)) if len(units) == 1 else ""
+    with localcontext() as ctx:
+        ctx.prec = 34
+        try:
+            result = _value(operation, [o.value for o in operands], units)
+        except (DivisionByZero, InvalidOperation):
+            return None
+    if result is None:
+        return None
+    value, unit = _unit(operation, result, unit)
+    formula = _formula(operation, operands)
+    sources = tuple(dict.fromkeys(s for o in operands for s in o.sources))
+    role = ROLES[operation]
+    return Figure(
+        label=role, value=value, unit=unit, kind="computed", sources=sources,
+        display=format_value(value, unit), role=role, formula=formula,
+    )  # fmt: skip
+
+
+def _value(operation: str, values: list[Decimal], units: set[str]) -> Decimal | None:
+    if operation in ("ratio", "percent_of"):
+        if len(values) != 2 or values[1] == 0:
+            return None
+        return values[0] / values[1]
+    if len(units) > 1:
+        return None  # adding or subtracting amounts of different units
+    if operation == "sum":
+        return sum(values, Decimal(0))
+    if operation == "average":
+        return sum(values, Decimal(0)) / len(values)
+    if operation == "product":
+        product = Decimal(1)
+        for value in values:
+            product *= value
+        return product
+    if len(values) != 2:
+        return None
+    if operation == "difference":
+        return values[0] - values[1]
+    if operation == "percent_change":
+        return None if values[0] == 0 else (values[1] - values[0]) / abs(values[0]) * 100
+    return None
+
+
+def _unit(operation: str, value: Decimal, unit: str) -> tuple[Decimal, str]:
+    if operation == "ratio":
+        return _round(value), RATIO_UNIT
+    if operation == "percent_of":
+        return _round(value * 100), PERCENT_UNIT
+    if operation == "percent_change":
+        return _round(value), PERCENT_UNIT
+    return _round(value), unit
+
+
+def _formula(operation: str, operands: Sequence[Operand]) -> str:
+    if operation == "percent_change":
+        first, second = operands[0].written(), operands[1].written()
+        return f"({second} − {first}) ÷ {first} × 100"
+    if operation == "average":
+        return f"({' + '.join(o.written() for o in operands)}) ÷ {len(operands)}"
+    text = _SIGNS[operation].join(o.written() for o in operands)
+    return f"{text} × 100" if operation == "percent_of" else text
+
+
+def _round(value: Decimal) -> Decimal:
+    rounded = value.quantize(_PLACES)
+    return rounded.normalize() if rounded != rounded.to_integral() else rounded.to_integral()
+
