@@ -62,7 +62,6 @@ _GENERIC = frozenset(map(normalise_word, "amount value figure number".split()))
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 PRONOUNS = DEMONSTRATIVES | {"it"}
 _ADJECTIVES = frozenset(map(normalise_word, "net total combined overall annual same".split()))
-_TIME_NOUNS = frozenset(map(normalise_word, "time period year years date span".split()))
 # Words that only say "is a share of" once a denominator phrase is read.
 _SHARE_VERBS = frozenset(map(normalise_word, "represent represents representing".split()))
 # Operator words before a constant, and the operation each makes.
@@ -99,7 +98,6 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     before = list(used)
     marker = _denominator(norms, used)
     constants, constant_operation = _constants(norms, used)
-    _time_references(norms, used)
     referent, at = _referent(norms, used, bool(constants))
     if marker is not None or referent:
         for i, norm in enumerate(norms):
@@ -114,7 +112,7 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = constant_operation
     elif _outer_is_sum(norms, used):
         operation = "sum"
-    elif free & _PRODUCT:
+    elif _asks_product(norms, used):
         operation = "product"
     if referent and operation is None and not (free & _OPERATION_HINTS):
         # "what was that change?" names a result and asks nothing of it: not an operand.
@@ -123,12 +121,18 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     nested = ""
     if marker is not None and not referent and free & _CHANGE_WORDS:
         nested = "difference"
-    referent_first = marker is None or at is None or at < marker[0]
+    # The whole is the operand right after the denominator phrase ("in relation to that
+    # change", "divided by this total"); a referent elsewhere is the part.
+    referent_first = not (
+        marker is not None
+        and at is not None
+        and at >= marker[0]
+        and all(n in ("the", "a", "an") for n in norms[marker[0] : at])
+    )
     return Reading(operation, referent, referent_first, constants, nested)
 
 
 def _read_plain(norms: Sequence[str], used: list[bool]) -> Reading:
-    _time_references(norms, used)
     return Reading(operation="sum" if _outer_is_sum(norms, used) else None)
 
 
@@ -180,19 +184,6 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
     return tuple(found), operation
 
 
-def _time_references(norms: Sequence[str], used: list[bool]) -> None:
-    """"during this time", "over that period", "in the same year": the periods the
-    conversation carries, not words to link."""
-    for i, norm in enumerate(norms):
-        if norm in DEMONSTRATIVES or norm == "same":
-            k = i + 1
-            if k < len(norms) and norms[k] == "same":
-                k += 1
-            if k < len(norms) and norms[k] in _TIME_NOUNS and not used[k]:
-                for j in range(i, k + 1):
-                    used[j] = True
-
-
 def _referent(
     norms: Sequence[str], used: list[bool], constants: bool
 ) -> tuple[str, int | None]:
@@ -223,6 +214,14 @@ _AFTER_PRONOUN = frozenset(
     map(normalise_word, """represent represents is was be as in of to plus less minus times
     divided over compared than and by when if then""".split())
 ) | {""}
+
+
+def _asks_product(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The product of", "multiplied by": never the word alone ("product revenue")."""
+    for i, norm in enumerate(norms[:-1]):
+        if not used[i] and norm in _PRODUCT and norms[i + 1] in ("of", "by"):
+            return True
+    return False
 
 
 def _outer_is_sum(norms: Sequence[str], used: list[bool]) -> bool:

@@ -302,6 +302,7 @@ _OPERATIONS: dict[str, Callable[[Plan, list[Fact]], Rendered]] = {
     "higher": _extreme,
     "lower": _extreme,
     "trend": _trend,
+    "product": lambda plan, facts: _grammar(plan, facts, ()),
 }
 
 
@@ -406,6 +407,7 @@ def _fact_figure(fact: Fact) -> Figure:
         kind="fact",
         sources=(fact.id,),
         display=format_value(fact.value, fact.unit),
+        role="fact",
         entity=fact.entity,
         metric=fact.metric,
         period=fact.period,

@@ -170,8 +170,6 @@ class ConversationSession:
 
     def _carry(self, field: str, carried: list[Carried], slot: str) -> tuple[str, ...]:
         for number, turn in self._recent():
-            if field == "metrics" and turn.status == "clarify" and turn.intent.qualifiers:
-                continue  # the figure was asked back about ("new stores": ending stores?)
             values: tuple[str, ...] = getattr(turn.intent, field)
             if values:
                 carried.extend(Carried(slot, v, number, turn.question) for v in values)  # type: ignore[arg-type]

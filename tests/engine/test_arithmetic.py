@@ -1,0 +1,143 @@
+"""The arithmetic grammar and results as referents (docs/adr/0023, 0024), in the engine.
+
+Each test asks in its own words over the demo knowledge base: a follow-up names an earlier
+answer's result by its role and uses it as an operand; constants and one nested step are read;
+a result is only ever the engine's own earlier figure, never a number in history text.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.answer import Engine
+from engine.arithmetic import Operand, combine
+from engine.providers.mock import MockProvider
+from engine.session import ConversationSession
+from engine.types import Answer, Figure
+from tests.demo_store import demo_store
+
+REVENUE_2022 = "What was Apple's revenue in FY2022?"
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(demo_store(), MockProvider())
+
+
+def conversation(engine: Engine, *questions: str) -> list[Answer]:
+    session = ConversationSession()
+    return [engine.answer(q, session=session, history=session.history()) for q in questions]
+
+
+def last_computed(answer: Answer) -> Figure:
+    return [f for f in answer.figures if f.kind == "computed"][-1]
+
+
+def facts(answer: Answer) -> dict[str, Decimal]:
+    return {f.period or "": f.value for f in answer.figures if f.kind == "fact"}
+
+
+def test_a_named_change_is_the_numerator_of_a_share_of_the_base(engine: Engine) -> None:
+    *_, change, share = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "by how much did it change?",
+        "how much is that change in relation to the FY2021 revenue, in percent?",
+    )  # fmt: skip
+
+    moved = last_computed(change)
+    figure = last_computed(share)
+    base = facts(share)["FY2021"]
+    assert share.status == "found"
+    assert figure.role == "share"
+    assert figure.value == pytest.approx(moved.value / base * 100, abs=Decimal("0.000001"))
+    result = next(c for c in share.carried if c.slot == "result")
+    assert result.from_turn == 3 and result.value.startswith("the change of")
+    assert result.figure is not None and result.figure.value == moved.value
+    assert "the change from your question 3" in figure.formula
+    # the operands' sources: the change rests on both years' facts, the base on its own
+    assert set(moved.sources) <= set(figure.sources)
+
+
+def test_a_bare_pronoun_takes_the_last_answers_result_with_a_constant(engine: Engine) -> None:
+    *_, share, less = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the difference?",
+        "and that difference divided by the FY2021 revenue?", "what is this less 1?",
+    )  # fmt: skip
+
+    assert last_computed(less).role == "change"
+    assert last_computed(less).value == last_computed(share).value - 1
+    assert "− 1" in last_computed(less).formula
+
+
+@pytest.mark.parametrize(
+    ("words", "operation", "expected"),
+    [
+        ("plus 40", "sum", Decimal("140")),
+        ("times 3", "product", Decimal("300")),
+        ("less 100", "difference", Decimal("0")),
+    ],
+)
+def test_constants_are_operands(engine: Engine, words: str, operation: str, expected: Decimal) -> None:
+    operands = (Operand("a figure", Decimal(100), "USD"), Operand.constant(words.split()[1]))
+    figure = combine(operation, operands)
+
+    assert figure is not None and figure.value == expected and figure.unit == "USD"
+
+
+def test_a_figure_less_a_base_of_100_is_read_as_a_difference(engine: Engine) -> None:
+    (answer,) = conversation(engine, "What was Apple's revenue in FY2022 less 100?")
+
+    assert answer.status == "found"
+    assert last_computed(answer).value == facts(answer)["FY2022"] - 100
+
+
+def test_one_nested_step_a_change_then_that_change_against_its_base(engine: Engine) -> None:
+    (answer,) = conversation(
+        engine,
+        "What was the change in Apple's revenue from FY2021 to FY2022 as a percentage of "
+        "the FY2021 figure?",
+    )
+
+    inner, outer = [f for f in answer.figures if f.kind == "computed"]
+    held = facts(answer)
+    assert inner.role == "change" and inner.value == held["FY2022"] - held["FY2021"]
+    assert outer.role == "share"
+    assert outer.value == pytest.approx(inner.value / held["FY2021"] * 100, abs=Decimal("1e-6"))
+
+
+def test_the_sum_of_averages_is_a_sum(engine: Engine) -> None:
+    (answer,) = conversation(engine, "What is the sum of Apple's average revenue in FY2021 and FY2022?")
+
+    assert answer.intent["operation"] == "sum"
+
+
+def test_a_referent_without_an_earlier_result_is_asked_back_not_guessed(engine: Engine) -> None:
+    (answer,) = conversation(engine, "how much does that change represent in relation to Apple's FY2021 revenue?")
+
+    assert answer.status == "clarify"
+    assert not answer.figures
+
+
+def test_a_number_in_history_text_is_never_a_result(engine: Engine) -> None:
+    session = ConversationSession()
+    history = [("user", "what was the change?"), ("assistant", "The change was USD 5 billion.")]
+
+    answer = engine.answer(
+        "what is that change in relation to Apple's FY2021 revenue?",
+        session=session, history=history,
+    )  # fmt: skip
+
+    assert answer.status == "clarify"
+    assert not answer.figures
+
+
+def test_a_percentage_change_of_this_uses_the_change_it_points_at(engine: Engine) -> None:
+    *_, change, percent = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "and the change from FY2021 to FY2022?",
+        "What was Apple's net income in FY2022?", "what percentage change does this represent?",
+    )  # fmt: skip
+
+    # "this" is the last answer: a lookup, no change to put in percent, so it asks back.
+    assert percent.status == "clarify"
+    assert change.status == "found"
