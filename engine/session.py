@@ -92,14 +92,15 @@ class ConversationSession:
         self, asked: Intent, resolved: Intent, carried: list[Carried]
     ) -> tuple[Intent, tuple[Carried, ...]]:
         """ "What percentage change does this represent?": the change an earlier answer
-        gave, in percent: its own company, figure and periods. Nothing to point at (the last
-        answer gave no change) leaves the question unresolved, never another pair."""
+        gave, in percent: its own company, figure and periods."""
         if asked.periods or asked.metrics:
             return resolved.with_(referent=""), tuple(carried)
-        found = self._result(asked.referent)
-        if found is None or found[2].role_or_kind != "change":
-            return resolved.with_(referent="?"), tuple(carried)
-        number, turn, _ = found
+        found = self._last_change()
+        if found is None:
+            # No change given to point at: the slots the questions carried decide, as for
+            # any elliptical follow-up ("and in percent?").
+            return resolved.with_(referent=""), tuple(carried)
+        number, turn = found
         source = turn.intent
         kept = [c for c in carried if c.slot == "entity"]
         kept += [Carried("metric", m, number, turn.question) for m in source.metrics]
@@ -155,6 +156,15 @@ class ConversationSession:
             for figure in reversed(turn.results):
                 if _plays(figure, role):
                     return number, turn, figure
+        return None
+
+    def _last_change(self) -> tuple[int, Remembered] | None:
+        """The last answer that gave results, when one of them is a change (a question asked
+        back or refused in between gave none, so "it" still points past it)."""
+        for number, turn in self._recent():
+            if turn.results:
+                roles = {f.role_or_kind for f in turn.results}
+                return (number, turn) if "change" in roles else None
         return None
 
     def _settled_by_result(self, intent: Intent) -> Intent:

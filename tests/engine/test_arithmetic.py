@@ -132,12 +132,15 @@ def test_a_number_in_history_text_is_never_a_result(engine: Engine) -> None:
     assert not answer.figures
 
 
-def test_a_percentage_change_of_this_uses_the_change_it_points_at(engine: Engine) -> None:
+def test_a_percentage_change_of_this_is_the_change_it_points_at(engine: Engine) -> None:
     *_, change, percent = conversation(
         engine, REVENUE_2022, "and in FY2021?", "and the change from FY2021 to FY2022?",
-        "What was Apple's net income in FY2022?", "what percentage change does this represent?",
+        "what percentage change does this represent?",
     )  # fmt: skip
 
-    # "this" is the last answer: a lookup, no change to put in percent, so it asks back.
-    assert percent.status == "clarify"
-    assert change.status == "found"
+    held = facts(change)
+    assert percent.status == "found"
+    assert percent.intent["periods"] == ["FY2021", "FY2022"]
+    expected = (held["FY2022"] - held["FY2021"]) / held["FY2021"] * 100
+    assert last_computed(percent).value == pytest.approx(expected, abs=Decimal("1e-6"))
+    assert {(c.slot, c.from_turn) for c in percent.carried} >= {("period", 3), ("metric", 3)}
