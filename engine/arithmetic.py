@@ -90,15 +90,21 @@ class Reading:
     referent_first: bool = True  # the referent comes before the denominator phrase
     constants: tuple[str, ...] = ()
     nested: str = ""  # the inner operation of one nested step ("difference")
+    value: bool = False  # asks for a figure itself ("what was the 2008 value?")
 
 
 def read(norms: Sequence[str], used: list[bool]) -> Reading:
     """Read the grammar's phrases, marking the words it took as used so they are neither a
     metric nor loose words. Leaves `used` as it was when it reads nothing."""
     before = list(used)
+    _operation_words(norms, used)
     marker = _denominator(norms, used)
     constants, constant_operation = _constants(norms, used)
+    including = _including(norms, used)
     referent, at = _referent(norms, used, bool(constants))
+    if including is not None and not referent:
+        # "the sum including the 2013 value": the sum an earlier answer gave, plus a figure.
+        referent, at = ("sum" if free_sum(norms, used) else "result"), including
     if marker is not None or referent:
         for i, norm in enumerate(norms):
             if norm in _SHARE_VERBS:
@@ -112,15 +118,24 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = constant_operation
     elif _outer_is_sum(norms, used):
         operation = "sum"
+    elif including is not None:
+        operation = "sum"
     elif _asks_product(norms, used):
         operation = "product"
+    if not referent and operation is None and not constants and marker is None:
+        return _read_plain(norms, used)
     if referent and operation is None and not (free & _OPERATION_HINTS):
         # "what was that change?" names a result and asks nothing of it: not an operand.
         used[:] = before
         return _read_plain(norms, used)
     nested = ""
     if marker is not None and not referent and free & _CHANGE_WORDS:
-        nested = "difference"
+        if _periods_named(norms, used) >= 2:
+            nested = "difference"
+        else:
+            # "the net change over the 2008 value": one period, so the change is the one an
+            # earlier answer gave.
+            referent, at = "change", _take_first(norms, used, _CHANGE_WORDS)
     # The whole is the operand right after the denominator phrase ("in relation to that
     # change", "divided by this total"); a referent elsewhere is the part.
     referent_first = not (
@@ -132,8 +147,75 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     return Reading(operation, referent, referent_first, constants, nested)
 
 
+def _periods_named(norms: Sequence[str], used: list[bool]) -> int:
+    return len({n for n, u in zip(norms, used, strict=True) if u and n[0].isdigit()})
+
+
+def _take_first(norms: Sequence[str], used: list[bool], wanted: frozenset[str]) -> int | None:
+    for i, norm in enumerate(norms):
+        if norm in wanted and not used[i]:
+            used[i] = True
+            return i
+    return None
+
+
 def _read_plain(norms: Sequence[str], used: list[bool]) -> Reading:
-    return Reading(operation="sum" if _outer_is_sum(norms, used) else None)
+    _operation_words(norms, used)
+    if _outer_is_sum(norms, used):
+        return Reading(operation="sum")
+    return Reading(value=_asks_value(norms, used))
+
+
+def _asks_value(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The 2008 value", "the value in 2011": a figure itself, when no operation word is
+    there; an elliptical "and in 2008?" still continues a calculation."""
+    free = {n for n, u in zip(norms, used, strict=True) if not u}
+    if free & _OPERATION_HINTS:
+        return False
+    return any(n in _GENERIC for n in free)
+
+
+_NET = normalise_word("net")
+_PAIR_NOUNS = frozenset(
+    map(normalise_word, "values years periods amounts figures dates numbers".split())
+)
+
+
+def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
+    """Words that belong to the operation, not to a metric: "net" in "the net change", and
+    "these two values" / "those two years" (the operands the conversation carries)."""
+    for i, norm in enumerate(norms):
+        following = norms[i + 1] if i + 1 < len(norms) else ""
+        if norm == _NET and following in _CHANGE_WORDS and not used[i]:
+            used[i] = True
+        if (
+            norm in ("these", "those", "both", "the")
+            and following == "two"
+            and i + 2 < len(norms)
+            and norms[i + 2] in _PAIR_NOUNS
+            and not any(used[i : i + 3])
+        ):
+            used[i : i + 3] = [True, True, True]
+
+
+def _including(norms: Sequence[str], used: list[bool]) -> int | None:
+    """ "the sum including X", "that total including X": X is added to an earlier sum (a
+    label may hold the word too: "cash including restricted cash")."""
+    sums = any(n in ("sum", "total") and not u for n, u in zip(norms, used, strict=True))
+    for i, norm in enumerate(norms):
+        if norm == "including" and not used[i] and sums:
+            used[i] = True
+            return i
+    return None
+
+
+def free_sum(norms: Sequence[str], used: list[bool]) -> bool:
+    """A sum or total word the question still holds ("the sum including ...")."""
+    for i, norm in enumerate(norms):
+        if norm in ("sum", "total") and not used[i]:
+            used[i] = True
+            return True
+    return False
 
 
 _CHANGE_WORDS = frozenset(
@@ -148,6 +230,9 @@ _OPERATION_HINTS = (
 def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | None:
     """Where the first denominator phrase ends, and whether it is a percent phrase."""
     for start in range(len(norms)):
+        if norms[start] == "over" and not used[start] and _period_follows(norms, used, start + 1):
+            used[start] = True  # "the net change over the 2008 value"
+            return start + 1, False
         for phrase in DENOMINATOR:
             end = start + len(phrase)
             if tuple(norms[start:end]) == phrase and not any(used[start:end]):
@@ -155,6 +240,16 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
                     used[i] = True
                 return end, bool(set(phrase) & PERCENT_WORDS)
     return None
+
+
+def _period_follows(norms: Sequence[str], used: list[bool], at: int) -> bool:
+    while at < len(norms) and norms[at] in ("the", "this", "that"):
+        at += 1
+    # A period as read ("2008", "FY 2021" as two words): used, and a number there.
+    if at >= len(norms) or not used[at]:
+        return False
+    word, after = norms[at], norms[at + 1] if at + 1 < len(norms) else ""
+    return word[0].isdigit() or (len(word) <= 2 and after[:1].isdigit())
 
 
 def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...], str]:

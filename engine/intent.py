@@ -54,6 +54,7 @@ class Intent(NamedTuple):
     referent_first: bool = True
     constants: tuple[str, ...] = ()
     nested: str = ""
+    asks_value: bool = False  # "the 2008 value": a figure itself, no carried calculation
 
     def with_(self, **changes: Any) -> Intent:
         return self._replace(**changes)
@@ -81,6 +82,7 @@ class Intent(NamedTuple):
             "referent_first": self.referent_first,
             "constants": list(self.constants),
             "nested": self.nested,
+            "asks_value": self.asks_value,
         }
 
     @classmethod
@@ -106,4 +108,5 @@ class Intent(NamedTuple):
             referent_first=bool(data.get("referent_first", True)),
             constants=tuple(str(c) for c in data.get("constants", ())),
             nested=str(data.get("nested") or ""),
+            asks_value=bool(data.get("asks_value", False)),
         )

@@ -171,6 +171,7 @@ class IntentParser:
             referent_first=grammar.referent_first,
             constants=grammar.constants,
             nested=grammar.nested,
+            asks_value=grammar.value,
         )
 
     def _metric_keys(self, metrics: tuple[str, ...]) -> frozenset[str]:

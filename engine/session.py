@@ -201,7 +201,7 @@ class ConversationSession:
     ) -> str | None:
         """An elliptical follow-up to a comparison keeps the comparison ("and for Microsoft?"),
         and so does the reply to a comparison that had to be asked back."""
-        if not follow or not self.turns:
+        if not follow or not self.turns or intent.asks_value:
             return None
         number, last = len(self.turns), self.turns[-1]
         replying = last.status == "clarify"

@@ -144,3 +144,35 @@ def test_a_percentage_change_of_this_is_the_change_it_points_at(engine: Engine) 
     expected = (held["FY2022"] - held["FY2021"]) / held["FY2021"] * 100
     assert last_computed(percent).value == pytest.approx(expected, abs=Decimal("1e-6"))
     assert {(c.slot, c.from_turn) for c in percent.carried} >= {("period", 3), ("metric", 3)}
+
+
+def test_a_change_over_one_named_value_is_the_earlier_change_against_it(engine: Engine) -> None:
+    *_, change, over = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what is the net change?",
+        "what is the net change over the FY2021 value?",
+    )  # fmt: skip
+
+    base = facts(over)["FY2021"]
+    assert over.status == "found"
+    assert last_computed(over).value == pytest.approx(
+        last_computed(change).value / base, abs=Decimal("1e-6")
+    )
+
+
+def test_the_value_of_a_period_is_a_lookup_not_the_last_calculation(engine: Engine) -> None:
+    *_, value = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?", "what is the FY2021 value?"
+    )
+
+    assert value.intent["operation"] is None
+    assert [f.kind for f in value.figures] == ["fact"]
+
+
+def test_the_sum_including_another_year_adds_to_the_earlier_sum(engine: Engine) -> None:
+    *_, total, more = conversation(
+        engine, "What was the sum of Apple's revenue in FY2022 and FY2023?",
+        "what is the sum including the FY2021 value?",
+    )  # fmt: skip
+
+    assert more.status == "found", more.text
+    assert last_computed(more).value == last_computed(total).value + facts(more)["FY2021"]
