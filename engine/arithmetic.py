@@ -91,6 +91,9 @@ class Reading:
     constants: tuple[str, ...] = ()
     nested: str = ""  # the inner operation of one nested step ("difference")
     value: bool = False  # asks for a figure itself ("what was the 2008 value?")
+    # What else the question points back to: "period" ("in that same year"), "figure" ("that
+    # fair value", "this purchase price": a figure the conversation already named).
+    points_back: tuple[str, ...] = ()
 
 
 def read(norms: Sequence[str], used: list[bool]) -> Reading:
@@ -99,7 +102,11 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     before = list(used)
     _operation_words(norms, used)
     marker = _denominator(norms, used)
+    if marker is not None and _names_the_base(norms, used, marker[0]):
+        # "as a percentage of the original value": the earlier change over its own base.
+        return Reading("percent_change", "change", points_back=_points_back(norms, used))
     constants, constant_operation = _constants(norms, used)
+    points = _points_back(norms, used)
     including = _including(norms, used)
     referent, at = _referent(norms, used, bool(constants))
     if including is not None and not referent:
@@ -123,11 +130,11 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     elif _asks_product(norms, used):
         operation = "product"
     if not referent and operation is None and not constants and marker is None:
-        return _read_plain(norms, used)
+        return _read_plain(norms, used, points)
     if referent and operation is None and not (free & _OPERATION_HINTS):
         # "what was that change?" names a result and asks nothing of it: not an operand.
         used[:] = before
-        return _read_plain(norms, used)
+        return _read_plain(norms, used, _points_back(norms, used))
     nested = ""
     if marker is not None and not referent and free & _CHANGE_WORDS:
         if _periods_named(norms, used) >= 2:
@@ -144,7 +151,7 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         and at >= marker[0]
         and all(n in ("the", "a", "an") for n in norms[marker[0] : at])
     )
-    return Reading(operation, referent, referent_first, constants, nested)
+    return Reading(operation, referent, referent_first, constants, nested, points_back=points)
 
 
 def _periods_named(norms: Sequence[str], used: list[bool]) -> int:
@@ -159,11 +166,49 @@ def _take_first(norms: Sequence[str], used: list[bool], wanted: frozenset[str]) 
     return None
 
 
-def _read_plain(norms: Sequence[str], used: list[bool]) -> Reading:
+def _read_plain(norms: Sequence[str], used: list[bool], points: tuple[str, ...]) -> Reading:
     _operation_words(norms, used)
     if _outer_is_sum(norms, used):
-        return Reading(operation="sum")
-    return Reading(value=_asks_value(norms, used))
+        return Reading(operation="sum", points_back=points)
+    return Reading(value=_asks_value(norms, used), points_back=points)
+
+
+_TIME_NOUNS = frozenset(map(normalise_word, "year period date quarter".split()))
+_BASE_WORDS = frozenset(
+    map(normalise_word, "original initial starting base earlier first previous prior".split())
+)
+
+
+def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
+    """ "in that (same) year", "the same period": the period the conversation is on; a
+    demonstrative before an unlinked word ("that fair value"): a figure it named."""
+    points: list[str] = []
+    for i, norm in enumerate(norms):
+        if used[i] or norm not in (*DEMONSTRATIVES, "same"):
+            continue
+        k = i + 1
+        if k < len(norms) and norms[k] == "same":
+            k += 1
+        if k < len(norms) and norms[k] in _TIME_NOUNS and not any(used[i : k + 1]):
+            for j in range(i, k + 1):
+                used[j] = True
+            points.append("period")
+        elif norm != "same" and k < len(norms) and not used[k] and norms[k].isalpha():
+            points.append("figure")
+    return tuple(dict.fromkeys(points))
+
+
+def _names_the_base(norms: Sequence[str], used: list[bool], end: int) -> bool:
+    """After a denominator phrase, only words for the starting figure ("the original
+    value"), no figure or period of its own."""
+    rest = [(n, u) for n, u in zip(norms[end:], used[end:], strict=True)]
+    if any(u for _, u in rest):
+        return False
+    words = {n for n, _ in rest} - {"the", "a", "an", "its", "it"}
+    if not (words & _BASE_WORDS and words <= _BASE_WORDS | _GENERIC):
+        return False
+    used[end:] = [True] * (len(norms) - end)
+    return True
 
 
 def _asks_value(norms: Sequence[str], used: list[bool]) -> bool:
@@ -176,6 +221,7 @@ def _asks_value(norms: Sequence[str], used: list[bool]) -> bool:
 
 
 _NET = normalise_word("net")
+_RATE_OF = frozenset(map(normalise_word, "growth change increase decrease".split()))
 _PAIR_NOUNS = frozenset(
     map(normalise_word, "values years periods amounts figures dates numbers".split())
 )
@@ -188,6 +234,8 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
         following = norms[i + 1] if i + 1 < len(norms) else ""
         if norm == _NET and following in _CHANGE_WORDS and not used[i]:
             used[i] = True
+        if norm in _RATE_OF and following == "rate" and not used[i + 1]:
+            used[i + 1] = True  # "the growth rate": a percent change, not a metric's rate
         if (
             norm in ("these", "those", "both", "the")
             and following == "two"

@@ -55,6 +55,7 @@ class Intent(NamedTuple):
     constants: tuple[str, ...] = ()
     nested: str = ""
     asks_value: bool = False  # "the 2008 value": a figure itself, no carried calculation
+    points_back: tuple[str, ...] = ()  # "period" ("that same year"), "figure" ("that income")
 
     def with_(self, **changes: Any) -> Intent:
         return self._replace(**changes)
@@ -83,6 +84,7 @@ class Intent(NamedTuple):
             "constants": list(self.constants),
             "nested": self.nested,
             "asks_value": self.asks_value,
+            "points_back": list(self.points_back),
         }
 
     @classmethod
@@ -109,4 +111,5 @@ class Intent(NamedTuple):
             constants=tuple(str(c) for c in data.get("constants", ())),
             nested=str(data.get("nested") or ""),
             asks_value=bool(data.get("asks_value", False)),
+            points_back=tuple(str(p) for p in data.get("points_back", ())),
         )

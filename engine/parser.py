@@ -172,6 +172,7 @@ class IntentParser:
             constants=grammar.constants,
             nested=grammar.nested,
             asks_value=grammar.value,
+            points_back=grammar.points_back,
         )
 
     def _metric_keys(self, metrics: tuple[str, ...]) -> frozenset[str]:

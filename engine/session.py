@@ -56,6 +56,8 @@ class ConversationSession:
         """Fill the slots the current question leaves open; say which and from where."""
         if intent.ambiguous and intent.referent:
             intent = self._settled_by_result(intent)
+        if intent.ambiguous and ("figure" in intent.points_back or intent.asks_value):
+            intent = self._settled_by_conversation(intent)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
         carried: list[Carried] = []
@@ -73,7 +75,8 @@ class ConversationSession:
             metrics = self._carry("metrics", carried, "metric")
         operation = intent.operation or self._carried_operation(intent, carried, follow)
         periods = intent.periods
-        if not periods and not intent.relative_last and (follow or not metrics):
+        pointed = "period" in intent.points_back
+        if not periods and not intent.relative_last and (follow or not metrics or pointed):
             periods = self._carry_periods(operation, carried)
         resolved = intent.with_(
             entities=entities,
@@ -166,6 +169,18 @@ class ConversationSession:
                 roles = {f.role_or_kind for f in turn.results}
                 return (number, turn) if "change" in roles else None
         return None
+
+    def _settled_by_conversation(self, intent: Intent) -> Intent:
+        """ "That fair value", "the 2014 value": of the figures the words could mean, the
+        one an earlier answer gave (the most recent), when exactly one of them is."""
+        choices = {c for a in intent.ambiguous if a.slot == "metric" for c in a.choices}
+        for _, turn in self._recent():
+            given = {f.metric for f in turn.results if f.metric} & choices
+            if len(given) == 1:
+                return intent.with_(metrics=(*intent.metrics, given.pop()), ambiguous=())
+            if given:
+                return intent
+        return intent
 
     def _settled_by_result(self, intent: Intent) -> Intent:
         """"This 2005 exercise price" read as a choice of figures: the named result's own

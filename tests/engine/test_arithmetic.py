@@ -176,3 +176,25 @@ def test_the_sum_including_another_year_adds_to_the_earlier_sum(engine: Engine) 
 
     assert more.status == "found", more.text
     assert last_computed(more).value == last_computed(total).value + facts(more)["FY2021"]
+
+
+def test_that_same_year_carries_the_period_beside_a_new_figure(engine: Engine) -> None:
+    *_, other = conversation(
+        engine, REVENUE_2022, "and what was Apple's net income in that same year?"
+    )
+
+    assert other.status == "found"
+    assert other.intent["periods"] == ["FY2022"]
+    assert ("period", 1) in {(c.slot, c.from_turn) for c in other.carried}
+
+
+def test_a_share_of_the_original_value_is_the_earlier_change_in_percent(engine: Engine) -> None:
+    *_, change, percent = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "and the difference between these two years?",
+        "and as a percentage of the original value?",
+    )  # fmt: skip
+
+    held = facts(change)
+    assert percent.status == "found"
+    expected = (held["FY2022"] - held["FY2021"]) / held["FY2021"] * 100
+    assert last_computed(percent).value == pytest.approx(expected, abs=Decimal("1e-6"))
