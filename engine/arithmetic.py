@@ -221,6 +221,8 @@ def _asks_value(norms: Sequence[str], used: list[bool]) -> bool:
 
 
 _NET = normalise_word("net")
+_ONE = frozenset({"one", normalise_word("ones")})
+_ONE_AFTER = frozenset(map(normalise_word, "total other same former latter".split()))
 _RATE_OF = frozenset(map(normalise_word, "growth change increase decrease".split()))
 _PAIR_NOUNS = frozenset(
     map(normalise_word, "values years periods amounts figures dates numbers".split())
@@ -232,6 +234,8 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
     "these two values" / "those two years" (the operands the conversation carries)."""
     for i, norm in enumerate(norms):
         following = norms[i + 1] if i + 1 < len(norms) else ""
+        if norm in _ONE and i > 0 and (used[i - 1] or norms[i - 1] in _ONE_AFTER):
+            used[i] = True  # "this 2002 one", "the total one": the figure named, again
         if norm == _NET and following in _CHANGE_WORDS and not used[i]:
             used[i] = True
         if norm in _RATE_OF and following == "rate" and not used[i + 1]:
@@ -318,6 +322,9 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
             Decimal(value)
         except InvalidOperation:
             continue
+        if j >= 1 and norms[j - 1][0].isdigit() and not used[j - 1] and not found:
+            found.append(norms[j - 1].replace(",", ""))  # "45 times 4": both are operands
+            used[j - 1] = True
         found.append(value)
         operation = operation or _CONSTANT_OPERATORS[word]
         # The constant's own noun ("an initial $100 investment") goes with it.

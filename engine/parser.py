@@ -65,6 +65,7 @@ GROWTH = _lexicon("growth cagr")
 RATIO = _lexicon("ratio proportion divided quotient multiple")
 AVERAGE = _lexicon("average mean avg")
 SUM = _lexicon("sum combined total altogether together aggregate add")
+SUM_FOLLOW_UP = _lexicon("sum combined altogether together")
 HIGHER = _lexicon(
     """higher highest larger largest greater greatest bigger biggest more most exceed
     exceeded maximum max top"""
@@ -385,6 +386,8 @@ def _operation(
     many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
     if not seen.isdisjoint(SUM) and many:
         return "sum"
+    if not seen.isdisjoint(SUM_FOLLOW_UP) and not frame.periods and not n_metrics:
+        return "sum"  # "what is the sum?": of the figures the conversation carries
     if not seen.isdisjoint(TREND) or (frame.relative_last or 0) > 1:
         return "trend"
     # A bare range ("revenue from 2021 to 2023") names no operation: the plan lists it as a

@@ -182,6 +182,9 @@ def _lookups(plan: Plan, found: list[tuple[Slot, Fact | None]]) -> Rendered:
 
 def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     notes = _Citations()
+    if len({(f.entity, f.metric) for f in facts}) > 1 and len({f.period for f in facts}) > 1:
+        # Several figures over several periods: which pair changes is not said.
+        return Rendered("clarify", "Which figure's change do you mean, and between which periods?")
     first, second = _pair(plan, facts)
     percent = plan.operation == "percent_change"
     doubt = _percent_doubt(plan, first, second) if percent else None

@@ -226,7 +226,7 @@ class ConversationSession:
         return None
 
     def _carry_periods(self, operation: str | None, carried: list[Carried]) -> tuple[str, ...]:
-        if operation in _CHANGES:
+        if operation in _CHANGES or operation == "sum":
             return self._two_periods(carried)
         for number, turn in self._recent():
             if turn.intent.periods:

@@ -198,3 +198,28 @@ def test_a_share_of_the_original_value_is_the_earlier_change_in_percent(engine: 
     assert percent.status == "found"
     expected = (held["FY2022"] - held["FY2021"]) / held["FY2021"] * 100
     assert last_computed(percent).value == pytest.approx(expected, abs=Decimal("1e-6"))
+
+
+def test_two_constants_multiply_without_any_fact(engine: Engine) -> None:
+    (answer,) = conversation(engine, "what is 45 times 4?")
+
+    assert answer.status == "found"
+    assert last_computed(answer).value == 180
+    assert last_computed(answer).sources == ()
+
+
+def test_the_sum_follow_up_adds_the_two_figures_just_asked(engine: Engine) -> None:
+    first, second, total = conversation(engine, REVENUE_2022, "and in FY2021?", "what is the sum?")
+
+    assert total.status == "found"
+    assert last_computed(total).value == facts(first)["FY2022"] + facts(second)["FY2021"]
+
+
+def test_a_change_over_several_figures_and_periods_is_asked_back(engine: Engine) -> None:
+    (answer,) = conversation(
+        engine, "What was the change in Apple's revenue and net income from FY2021 to FY2022?"
+    )
+
+    # never one figure's FY2021 against another's FY2022
+    assert answer.status == "clarify"
+    assert not answer.figures
