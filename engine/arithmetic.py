@@ -31,6 +31,10 @@ from engine.types import Figure
 _PLACES = Decimal("0.000001")
 
 
+def _lexicon(text: str) -> frozenset[str]:
+    return frozenset(normalise_word(w) for w in text.split())
+
+
 def _norms(*phrases: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(normalise_word(w) for w in p.split()) for p in phrases)
 
@@ -42,28 +46,32 @@ DENOMINATOR = _norms(
     "percentage of", "percent of", "portion of", "share of", "proportion of", "fraction of",
     "divided by", "how many times",
 )  # fmt: skip
-PERCENT_WORDS = frozenset(normalise_word(w) for w in "percent percentage % pct".split())
+PERCENT_WORDS = frozenset(normalise_word(w) for w in ["percent", "percentage", "%", "pct"])
 # Role nouns an earlier result is named by, and the roles they name.
 ROLE_NOUNS = {
     **dict.fromkeys(
-        map(normalise_word, "change difference increase decrease decline variation variance "
-            "rise drop reduction fall".split()),
+        _lexicon(
+            "change difference increase decrease decline variation variance rise drop "
+            "reduction fall"
+        ),
         "change",
     ),
-    **dict.fromkeys(map(normalise_word, "total sum".split()), "sum"),
-    **dict.fromkeys(map(normalise_word, "average mean".split()), "average"),
-    **dict.fromkeys(map(normalise_word, "ratio proportion".split()), "ratio"),
-    **dict.fromkeys(map(normalise_word, "percentage share portion".split()), "share"),
+    **dict.fromkeys(map(normalise_word, ["total", "sum"]), "sum"),
+    **dict.fromkeys(map(normalise_word, ["average", "mean"]), "average"),
+    **dict.fromkeys(map(normalise_word, ["ratio", "proportion"]), "ratio"),
+    **dict.fromkeys(map(normalise_word, ["percentage", "share", "portion"]), "share"),
     normalise_word("result"): "result",
 }  # fmt: skip
 # Nouns that name a result only beside a constant ("that value less 1"); elsewhere "this
 # number" may as well be the quantity the figure counts.
-_GENERIC = frozenset(map(normalise_word, "amount value figure number".split()))
+_GENERIC = frozenset(map(normalise_word, ["amount", "value", "figure", "number"]))
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 PRONOUNS = DEMONSTRATIVES | {"it"}
-_ADJECTIVES = frozenset(map(normalise_word, "net total combined overall annual same".split()))
+_ADJECTIVES = frozenset(
+    map(normalise_word, ["net", "total", "combined", "overall", "annual", "same"])
+)
 # Words that only say "is a share of" once a denominator phrase is read.
-_SHARE_VERBS = frozenset(map(normalise_word, "represent represents representing".split()))
+_SHARE_VERBS = frozenset(map(normalise_word, ["represent", "represents", "representing"]))
 # Operator words before a constant, and the operation each makes.
 _CONSTANT_OPERATORS = {
     normalise_word(word): operation
@@ -75,10 +83,12 @@ _CONSTANT_OPERATORS = {
     )
     for word in words.split()
 }
-_CONSTANT_FILLER = frozenset(map(normalise_word, "a an of by $ the usd initial".split()))
-_PRODUCT = frozenset(map(normalise_word, "product multiplied multiply".split()))
-_SUM_FIRST = frozenset(map(normalise_word, "sum combined total add plus".split()))
-_AVERAGE = frozenset(map(normalise_word, "average mean avg".split()))
+_CONSTANT_FILLER = frozenset(
+    map(normalise_word, ["a", "an", "of", "by", "$", "the", "usd", "initial"])
+)
+_PRODUCT = frozenset(map(normalise_word, ["product", "multiplied", "multiply"]))
+_SUM_FIRST = frozenset(map(normalise_word, ["sum", "combined", "total", "add", "plus"]))
+_AVERAGE = frozenset(map(normalise_word, ["average", "mean", "avg"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,9 +133,7 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = "percent_of" if percent else "ratio"
     elif constant_operation:
         operation = constant_operation
-    elif _outer_is_sum(norms, used):
-        operation = "sum"
-    elif including is not None:
+    elif _outer_is_sum(norms, used) or including is not None:
         operation = "sum"
     elif _asks_product(norms, used):
         operation = "product"
@@ -173,9 +181,12 @@ def _read_plain(norms: Sequence[str], used: list[bool], points: tuple[str, ...])
     return Reading(value=_asks_value(norms, used), points_back=points)
 
 
-_TIME_NOUNS = frozenset(map(normalise_word, "year period date quarter".split()))
+_TIME_NOUNS = frozenset(map(normalise_word, ["year", "period", "date", "quarter"]))
 _BASE_WORDS = frozenset(
-    map(normalise_word, "original initial starting base earlier first previous prior".split())
+    map(
+        normalise_word,
+        ["original", "initial", "starting", "base", "earlier", "first", "previous", "prior"],
+    )
 )
 
 
@@ -222,10 +233,10 @@ def _asks_value(norms: Sequence[str], used: list[bool]) -> bool:
 
 _NET = normalise_word("net")
 _ONE = frozenset({"one", normalise_word("ones")})
-_ONE_AFTER = frozenset(map(normalise_word, "total other same former latter".split()))
-_RATE_OF = frozenset(map(normalise_word, "growth change increase decrease".split()))
+_ONE_AFTER = frozenset(map(normalise_word, ["total", "other", "same", "former", "latter"]))
+_RATE_OF = frozenset(map(normalise_word, ["growth", "change", "increase", "decrease"]))
 _PAIR_NOUNS = frozenset(
-    map(normalise_word, "values years periods amounts figures dates numbers".split())
+    map(normalise_word, ["values", "years", "periods", "amounts", "figures", "dates", "numbers"])
 )
 
 
@@ -271,11 +282,11 @@ def free_sum(norms: Sequence[str], used: list[bool]) -> bool:
 
 
 _CHANGE_WORDS = frozenset(
-    map(normalise_word, "change difference increase decrease growth variation".split())
+    map(normalise_word, ["change", "difference", "increase", "decrease", "growth", "variation"])
 )
 _OPERATION_HINTS = (
     _CHANGE_WORDS | PERCENT_WORDS | _AVERAGE | _PRODUCT
-    | frozenset(map(normalise_word, "ratio sum total combined growth cagr".split()))
+    | frozenset(map(normalise_word, ["ratio", "sum", "total", "combined", "growth", "cagr"]))
 )  # fmt: skip
 
 
@@ -334,9 +345,7 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
     return tuple(found), operation
 
 
-def _referent(
-    norms: Sequence[str], used: list[bool], constants: bool
-) -> tuple[str, int | None]:
+def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[str, int | None]:
     """An earlier result named as an operand: a demonstrative and a role noun ("that net
     change", "this total"), or a bare pronoun ("what percentage does this represent?")."""
     for i, norm in enumerate(norms):
@@ -346,7 +355,9 @@ def _referent(
         while k < len(norms) and norms[k] in _ADJECTIVES and not used[k]:
             k += 1
         following = norms[k] if k < len(norms) else ""
-        named = ROLE_NOUNS.get(following) or ("result" if constants and following in _GENERIC else "")
+        named = ROLE_NOUNS.get(following) or (
+            "result" if constants and following in _GENERIC else ""
+        )
         if norm != "it" and named and not used[k]:
             for j in range(i, k + 1):
                 used[j] = True
@@ -361,8 +372,33 @@ def _referent(
 # percentage does this represent", "what is that less 100"); before a noun ("this price",
 # "that year") it only points at a figure or a period of its own.
 _AFTER_PRONOUN = frozenset(
-    map(normalise_word, """represent represents is was be as in of to plus less minus times
-    divided over compared than and by when if then""".split())
+    map(
+        normalise_word,
+        [
+            "represent",
+            "represents",
+            "is",
+            "was",
+            "be",
+            "as",
+            "in",
+            "of",
+            "to",
+            "plus",
+            "less",
+            "minus",
+            "times",
+            "divided",
+            "over",
+            "compared",
+            "than",
+            "and",
+            "by",
+            "when",
+            "if",
+            "then",
+        ],
+    )
 ) | {""}
 
 
@@ -498,4 +534,3 @@ def _formula(operation: str, operands: Sequence[Operand]) -> str:
 def _round(value: Decimal) -> Decimal:
     rounded = value.quantize(_PLACES)
     return rounded.normalize() if rounded != rounded.to_integral() else rounded.to_integral()
-

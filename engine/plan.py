@@ -371,7 +371,5 @@ def operand_plan(intent: Intent, vocabulary: Vocabulary) -> Plan:
     metrics and periods the question names or the session carried for it, nothing chosen;
     earlier results and constants come beside them."""
     entities = intent.entities or (vocabulary.entities[0].name,)
-    slots = tuple(
-        Slot(e, m, p) for e in entities for m in intent.metrics for p in intent.periods
-    )
+    slots = tuple(Slot(e, m, p) for e in entities for m in intent.metrics for p in intent.periods)
     return Plan(intent=intent.with_(entities=entities), operation=intent.operation, slots=slots)

@@ -56,9 +56,17 @@ class _Citations:
             formula = made.formula if made is not None else ""
         metrics = {f.metric for f in facts}
         self.figures.append(
-            Figure(label, value, unit, "computed", tuple(f.id for f in facts), display=shown,
-                   metric=metrics.pop() if len(metrics) == 1 else None,
-                   role=role, formula=formula)  # fmt: skip
+            Figure(
+                label,
+                value,
+                unit,
+                "computed",
+                tuple(f.id for f in facts),
+                display=shown,
+                metric=metrics.pop() if len(metrics) == 1 else None,
+                role=role,
+                formula=formula,
+            )
         )
         return shown
 
@@ -67,9 +75,7 @@ class _Citations:
         return figure.display
 
 
-def render(
-    plan: Plan, evidence: Mapping[str, Fact], results: Sequence[Carried] = ()
-) -> Rendered:
+def render(plan: Plan, evidence: Mapping[str, Fact], results: Sequence[Carried] = ()) -> Rendered:
     """`results`: earlier answers' figures the session carried as operands."""
     by_slot = {(f.entity, f.metric, f.period): f for f in evidence.values()}
     found = [(slot, by_slot.get((slot.entity, slot.metric, slot.period))) for slot in plan.slots]

@@ -145,9 +145,9 @@ class ConversationSession:
         if metrics and not _loose_within(asked.loose, metrics):
             return resolved.with_(referent=""), tuple(carried)
         kept.append(Carried("result", _result_words(figure), number, turn.question, figure))
-        return resolved.with_(
-            metrics=metrics, periods=periods, loose=(), kind="comparison"
-        ), tuple(kept)
+        return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
+            kept
+        )
 
     def _result(self, role: str) -> tuple[int, Remembered, Figure] | None:
         """The most recent result of this role ("result": the last answer's own result)."""
@@ -183,7 +183,7 @@ class ConversationSession:
         return intent
 
     def _settled_by_result(self, intent: Intent) -> Intent:
-        """"This 2005 exercise price" read as a choice of figures: the named result's own
+        """ "This 2005 exercise price" read as a choice of figures: the named result's own
         metric among them settles it (the conversation's figure, not a guess)."""
         found = self._result(intent.referent)
         metric = found[2].metric if found else None
@@ -240,8 +240,12 @@ class ConversationSession:
         """A change needs two periods: the last comparison's, or the last two periods asked."""
         picked: list[tuple[str, int, str]] = []
         for number, turn in self._recent():
-            if turn.intent.operation in _CHANGES and len(turn.intent.periods) >= 2 and not picked:
-                picked = [(p, number, turn.question) for p in turn.intent.periods]
+            if len(turn.intent.periods) >= 2 and not picked:
+                # A comparison or a range ("from FY2019 to FY2021"): its two ends.
+                ends = sorted(turn.intent.periods, key=period_sort_key)[
+                    :: len(turn.intent.periods) - 1
+                ]
+                picked = [(p, number, turn.question) for p in ends]
                 break
             for period in turn.intent.periods:
                 if period not in [p for p, _, _ in picked]:

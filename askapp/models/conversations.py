@@ -200,9 +200,10 @@ def session_from_turns(
 
     Each question becomes one Remembered with its stored (resolved) intent, the text of
     its answer and the answer's stored figures (the results a later question may name, each
-    with its role: docs/adr/0023). Blocked exchanges are left out, as the engine's session leaves them out; an
-    answer whose question lies before the window is dropped. Client-supplied history has no
-    intent (history never reaches the parser), so it carries no slot, only context.
+    with its role: docs/adr/0023). Blocked exchanges are left out, as the engine's session
+    leaves them out; an answer whose question lies before the window is dropped.
+    Client-supplied history has no intent (history never reaches the parser), so it carries
+    no slot, only context.
 
     `withheld` names turns (by pk) of exchanges that cite material beyond the asker's
     clearance now (askapp.selectors.clearance.withheld): they are left out too, so their

@@ -22,7 +22,14 @@ from askapp.selectors.clearance import withheld
 from engine import Answer, ConversationSession, Figure
 
 WINDOW_FIELDS = (
-    "conversation", "position", "role", "origin", "text", "status", "intent", "figures"
+    "conversation",
+    "position",
+    "role",
+    "origin",
+    "text",
+    "status",
+    "intent",
+    "figures",
 )
 
 

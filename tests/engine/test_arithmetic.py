@@ -78,7 +78,9 @@ def test_a_bare_pronoun_takes_the_last_answers_result_with_a_constant(engine: En
         ("less 100", "difference", Decimal("0")),
     ],
 )
-def test_constants_are_operands(engine: Engine, words: str, operation: str, expected: Decimal) -> None:
+def test_constants_are_operands(
+    engine: Engine, words: str, operation: str, expected: Decimal
+) -> None:
     operands = (Operand("a figure", Decimal(100), "USD"), Operand.constant(words.split()[1]))
     figure = combine(operation, operands)
 
@@ -107,13 +109,17 @@ def test_one_nested_step_a_change_then_that_change_against_its_base(engine: Engi
 
 
 def test_the_sum_of_averages_is_a_sum(engine: Engine) -> None:
-    (answer,) = conversation(engine, "What is the sum of Apple's average revenue in FY2021 and FY2022?")
+    (answer,) = conversation(
+        engine, "What is the sum of Apple's average revenue in FY2021 and FY2022?"
+    )
 
     assert answer.intent["operation"] == "sum"
 
 
 def test_a_referent_without_an_earlier_result_is_asked_back_not_guessed(engine: Engine) -> None:
-    (answer,) = conversation(engine, "how much does that change represent in relation to Apple's FY2021 revenue?")
+    (answer,) = conversation(
+        engine, "how much does that change represent in relation to Apple's FY2021 revenue?"
+    )
 
     assert answer.status == "clarify"
     assert not answer.figures
@@ -223,3 +229,17 @@ def test_a_change_over_several_figures_and_periods_is_asked_back(engine: Engine)
     # never one figure's FY2021 against another's FY2022
     assert answer.status == "clarify"
     assert not answer.figures
+
+
+def test_the_change_after_a_range_runs_between_its_ends_and_a_share_takes_it(
+    engine: Engine,
+) -> None:
+    _, change, share = conversation(
+        engine, "What was Apple's revenue from FY2019 to FY2021?", "what was the change?",
+        "and what percentage of FY2019 was the change?",
+    )  # fmt: skip
+
+    assert change.intent["periods"] == ["FY2019", "FY2021"]
+    assert share.status == "found"
+    result = next(c for c in share.carried if c.slot == "result")
+    assert result.figure is not None and result.figure.value == last_computed(change).value

@@ -30,9 +30,7 @@ def test_a_stored_change_is_an_operand_of_a_later_ask(api: APIClient) -> None:
     _, conversation = ask(api, "What was Apple's revenue in FY2023?")
     ask(api, "and in FY2022?", conversation=conversation)
     change, _ = ask(api, "what was the change?", conversation=conversation)
-    share, _ = ask(
-        api, "and what percentage of FY2022 was that change?", conversation=conversation
-    )
+    share, _ = ask(api, "and what percentage of FY2022 was that change?", conversation=conversation)
 
     assert share["status"] == "found", share["text"]
     result = next(c for c in share["carried"] if c["slot"] == "result")
