@@ -137,6 +137,8 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = "sum"
     elif _asks_product(norms, used):
         operation = "product"
+    elif referent:
+        operation = _operator_word(norms, used)  # "that plus the 2019 cost"
     if not referent and operation is None and not constants and marker is None:
         return _read_plain(norms, used, points)
     if referent and operation is None and not (free & _OPERATION_HINTS):
@@ -400,6 +402,18 @@ _AFTER_PRONOUN = frozenset(
         ],
     )
 ) | {""}
+
+
+_NOT_ALONE = frozenset(map(normalise_word, ["times", "base", "initial", "divided"]))
+
+
+def _operator_word(norms: Sequence[str], used: list[bool]) -> str | None:
+    for i, norm in enumerate(norms):
+        # "times" alone is also "during this time": only "plus", "less", "minus" ... here.
+        if not used[i] and norm in _CONSTANT_OPERATORS and norm not in _NOT_ALONE:
+            used[i] = True
+            return _CONSTANT_OPERATORS[norm]
+    return None
 
 
 def _asks_product(norms: Sequence[str], used: list[bool]) -> bool:

@@ -54,13 +54,15 @@ class ConversationSession:
 
     def resolve(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]]:
         """Fill the slots the current question leaves open; say which and from where."""
+        carried: list[Carried] = []
         if intent.ambiguous and intent.referent:
             intent = self._settled_by_result(intent)
-        if intent.ambiguous and ("figure" in intent.points_back or intent.asks_value):
-            intent = self._settled_by_conversation(intent)
+        # "That fair value", or "the 2014 value" with no word of a figure of its own.
+        pointing = "figure" in intent.points_back or (intent.asks_value and not intent.topic)
+        if intent.ambiguous and pointing:
+            intent = self._settled_by_conversation(intent, carried)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
-        carried: list[Carried] = []
         entities = intent.entities or self._carry("entities", carried, "entity")
         if not entities and self.scope:
             entities = (self.scope,)
@@ -170,14 +172,16 @@ class ConversationSession:
                 return (number, turn) if "change" in roles else None
         return None
 
-    def _settled_by_conversation(self, intent: Intent) -> Intent:
+    def _settled_by_conversation(self, intent: Intent, carried: list[Carried]) -> Intent:
         """ "That fair value", "the 2014 value": of the figures the words could mean, the
         one an earlier answer gave (the most recent), when exactly one of them is."""
         choices = {c for a in intent.ambiguous if a.slot == "metric" for c in a.choices}
-        for _, turn in self._recent():
+        for number, turn in self._recent():
             given = {f.metric for f in turn.results if f.metric} & choices
             if len(given) == 1:
-                return intent.with_(metrics=(*intent.metrics, given.pop()), ambiguous=())
+                metric = given.pop()
+                carried.append(Carried("metric", metric, number, turn.question))
+                return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
             if given:
                 return intent
         return intent
@@ -216,8 +220,8 @@ class ConversationSession:
     ) -> str | None:
         """An elliptical follow-up to a comparison keeps the comparison ("and for Microsoft?"),
         and so does the reply to a comparison that had to be asked back."""
-        if not follow or not self.turns or intent.asks_value:
-            return None
+        if not follow or not self.turns or intent.asks_value or "figure" in intent.points_back:
+            return None  # "the 2008 value", "that income in 2016": the figure itself
         number, last = len(self.turns), self.turns[-1]
         replying = last.status == "clarify"
         if last.intent.operation and (intent.entities or intent.periods or replying):

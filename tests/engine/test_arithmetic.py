@@ -243,3 +243,24 @@ def test_the_change_after_a_range_runs_between_its_ends_and_a_share_takes_it(
     assert share.status == "found"
     result = next(c for c in share.carried if c.slot == "result")
     assert result.figure is not None and result.figure.value == last_computed(change).value
+
+
+def test_that_plus_a_named_figure_adds_it_to_the_last_result(engine: Engine) -> None:
+    *_, change, more = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?",
+        "what is that plus the revenue in FY2020?",
+    )  # fmt: skip
+
+    assert more.status == "found", more.text
+    assert last_computed(more).role == "sum"
+    assert last_computed(more).value == last_computed(change).value + facts(more)["FY2020"]
+
+
+def test_that_figure_in_a_period_is_a_lookup_even_after_a_change(engine: Engine) -> None:
+    *_, value = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?",
+        "and what was that revenue in FY2020?",
+    )  # fmt: skip
+
+    assert value.intent["operation"] is None
+    assert [f.period for f in value.figures] == ["FY2020"]
