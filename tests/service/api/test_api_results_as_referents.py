@@ -12,6 +12,8 @@ from rest_framework.test import APIClient
 
 from askapp.models import Turn
 from askapp.models.conversations import session_from_turns
+from askapp.presentation import carried_notes
+from engine.types import Carried, Figure
 
 pytestmark = pytest.mark.usefixtures("kb")
 
@@ -68,3 +70,15 @@ def test_a_result_is_never_read_from_an_answers_text(api: APIClient) -> None:
 
     assert change["status"] == "found"
     assert share["status"] == "clarify"
+
+
+def test_a_carried_result_reads_like_a_carried_slot() -> None:
+    change = Figure("change", Decimal("35.8"), "USD", "computed", ("fact:1", "fact:2"),
+                    display="USD 35.80", role="change")  # fmt: skip
+    carried = [Carried("result", "the change of USD 35.80", 3, "what was the change?", change)]
+
+    (note,) = carried_notes(carried, [])
+
+    assert note.sentence == (
+        "The change of USD 35.80 carried from your third question: “what was the change?”."
+    )
