@@ -39,7 +39,15 @@ from engine.parser import (
     operation_words,
     parser_for,
 )
-from engine.plan import Plan, Reply, asker_for, figure_unread, held_instead, make_plan
+from engine.plan import (
+    Plan,
+    Reply,
+    asker_for,
+    figure_unread,
+    held_instead,
+    make_plan,
+    operand_plan,
+)
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
 from engine.render import render
@@ -233,14 +241,12 @@ class _Run:
             yield from self._finish("not_found", UNSUPPORTED_TEXT)
         elif intent.kind == "narrative":
             yield from self._narrative(intent, vocabulary, figure_asked(intent.question))
-        elif constant_operand(intent.question) or (
-            intent.operation is None and calculation_words(intent.question, intent.metrics)
-        ):
+        elif _calculation_unread(intent):
             # A calculation asked that was not read: the figures it would start from are not
             # its answer (ADR 0040).
             yield from self._figure_unread(intent, vocabulary)
         else:
-            plan = make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
+            plan = self._plan(intent, vocabulary)
             if isinstance(plan, Reply):
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)
             else:
@@ -259,6 +265,23 @@ class _Run:
         return held_by
 
     # -- structured channel --------------------------------------------------------------
+    def _plan(self, intent: Intent, vocabulary: Vocabulary) -> Plan | Reply:
+        """Operands the grammar named (an earlier result, a constant, a nested step) are
+        computed as named; any other question is planned by what the store holds."""
+        if intent.referent == "?":
+            return Reply(
+                "clarify",
+                "Which earlier figure do you mean? No answer in this conversation gave the "
+                "result the question points back to.",
+            )
+        if self._results() or intent.constants or (intent.nested and intent.metrics):
+            return operand_plan(intent, vocabulary)
+        store = self.engine.store
+        return make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
+
+    def _results(self) -> tuple[Carried, ...]:
+        return tuple(c for c in self.carried if c.slot == "result" and c.figure is not None)
+
     def _structured(self, plan: Plan, vocabulary: Any) -> Iterator[Event]:
         self.intent = plan.intent
         toolbox = Toolbox(store=self.engine.store, vocabulary=vocabulary, clearance=self.clearance)
@@ -266,7 +289,7 @@ class _Run:
             self.question, self.engine.provider, toolbox,
             history=self.history, carried=self.carried, limits=self.engine.limits,
         )  # fmt: skip
-        rendered = render(plan, toolbox.facts)
+        rendered = render(plan, toolbox.facts, self._results())
         choices = rendered.choices
         if rendered.status == "not_found" and rendered.missing:
             choices = held_instead(
@@ -443,6 +466,15 @@ def _narrative_messages(
         *history,
         {"role": "user", "content": narrative_user_message(question, passages)},
     ]
+
+
+def _calculation_unread(intent: Intent) -> bool:
+    """The question calculates (with a number it states, or in words no metric label
+    holds), but the grammar read no operation or constant for it."""
+    if constant_operand(intent.question) and not intent.constants:
+        return True
+    unread = intent.operation is None and not intent.referent
+    return unread and bool(calculation_words(intent.question, intent.metrics))
 
 
 def _states_the_figure(

@@ -15,8 +15,9 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Literal
+from typing import Literal, cast
 
+from engine import arithmetic
 from engine.cache import PerVocabulary
 from engine.intent import Ambiguity, Intent, Kind, Operation
 from engine.text import TOKEN, normalise_word, words
@@ -65,6 +66,7 @@ GROWTH = _lexicon("growth cagr")
 RATIO = _lexicon("ratio proportion divided quotient multiple")
 AVERAGE = _lexicon("average mean avg")
 SUM = _lexicon("sum combined total altogether together aggregate add")
+SUM_FOLLOW_UP = _lexicon("sum combined altogether together")
 HIGHER = _lexicon(
     """higher highest larger largest greater greatest bigger biggest more most exceed
     exceeded maximum max top"""
@@ -175,6 +177,7 @@ class IntentParser:
         topic = _topic(texts, norms, used)
         company = entities[0] if len(entities) == 1 else (scope if not entities else None)
         own = self._own_index(held_by(company)) if company and held_by else None
+        grammar = arithmetic.read(norms, used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
         leftover: list[str] = []
         loose: list[str] = []
@@ -194,12 +197,18 @@ class IntentParser:
             ambiguous, metrics, qualifiers = (Ambiguity("metric", metrics),), (), ()
         seen = frozenset(leftover)
         families = _operations(leftover, seen)
-        operation = _operation(seen, families, frame, len(entities), len(metrics))
+        operation = cast(Operation | None, grammar.operation) or _operation(
+            seen, families, frame, len(entities), len(metrics)
+        )
         periods = frame.periods
         if frame.is_range and operation in AGGREGATES:
             periods = expand_range(periods[0], periods[-1])
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
+        if grammar.referent and operation and kind == "narrative" and seen.isdisjoint(NARRATIVE):
+            # "that change in relation to this 2005 exercise price": the session checks the
+            # unlinked words against the metric of the result it finds.
+            kind = "comparison"
         return Intent(
             question=text,
             kind=kind,
@@ -216,6 +225,12 @@ class IntentParser:
             loose=tuple(dict.fromkeys(loose)),
             follow_up=not loose and not metrics,
             topic=topic,
+            referent=grammar.referent,
+            referent_first=grammar.referent_first,
+            constants=grammar.constants,
+            nested=grammar.nested,
+            asks_value=grammar.value,
+            points_back=grammar.points_back,
         )
 
     def _unnamed(self, metrics: tuple[str, ...], norms: Sequence[str]) -> bool:
@@ -486,6 +501,8 @@ def _operation(
     many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
     if not seen.isdisjoint(SUM) and many:
         return "sum"
+    if not seen.isdisjoint(SUM_FOLLOW_UP) and not frame.periods and not n_metrics:
+        return "sum"  # "what is the sum?": of the figures the conversation carries
     if not seen.isdisjoint(TREND) or (frame.relative_last or 0) > 1:
         return "trend"
     # A bare range ("revenue from 2021 to 2023") names no operation: the plan lists it as a

@@ -155,6 +155,7 @@ class RecentTurn:
     text: str
     status: str
     intent: dict[str, Any]
+    figures: list[Any]  # an answer's figures: the results a later question may name
     withheld: bool  # its exchange cites what the asker may no longer see
 
 
@@ -167,7 +168,7 @@ class Recent:
     turns: list[RecentTurn]
 
 
-_TURN_COLUMNS = ("pk", "role", "text", "status", "intent", "withheld")
+_TURN_COLUMNS = ("pk", "role", "text", "status", "intent", "figures", "withheld")
 # What an ask needs of the conversation; the rest (title, counter, timestamps) stays deferred,
 # as converting two timestamps on each of the window's rows cost more than the query.
 _CONVERSATION_FIELDS = ("id", "owner_id", "visitor", "scope_id")
@@ -187,7 +188,8 @@ def conversation_with_recent_turns(
     position) index, so the cost is the same for 2 turns or 2,000; the withheld mark is a
     subquery of the same statement. Rows come as values, not model instances (a Turn and a
     Conversation per row cost more than the query), and only the columns a session is rebuilt
-    from: frozen figures and sources stay in the database. A conversation without turns (or a
+    from (figures among them: an answer's results are operands of later questions); frozen
+    sources stay in the database. A conversation without turns (or a
     window of 0) costs a second, small query.
     """
     rows: list[tuple[Any, ...]] = []
