@@ -33,7 +33,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         prog="python -m bench", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("mode", nargs="?", default="serve", choices=("serve", "soak", "retrieval", "profile"))
+    modes = ("serve", "soak", "retrieval", "profile")
+    parser.add_argument("mode", nargs="?", default="serve", choices=modes)
     parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL server (any database "
                         "on it: the bench makes its own beside it)")  # fmt: skip
     parser.add_argument("--client", default="auto", choices=("auto", "wrk", "python"))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from askapp.errors import Invalid, NotFound
@@ -13,6 +15,7 @@ from askapp.models import Conversation, Entity, Feedback, Turn
 from askapp.owners import Owner
 from askapp.permissions import PUBLIC_ONLY
 from askapp.selectors.clearance import turns_shown, visible_entities, withheld
+from askapp.selectors.compiled import CompiledRead, Slot
 
 
 def conversation_list(
@@ -175,20 +178,16 @@ def conversation_with_recent_turns(
 
     One query: the turns come with their conversation joined, through the (conversation,
     position) index, so the cost is the same for 2 turns or 2,000; the withheld mark is a
-    subquery of the same statement. Rows come as values, not model instances (a Turn and a
-    Conversation per row cost more than the query), and only the columns a session is rebuilt
-    from: frozen figures and sources stay in the database. A conversation without turns (or a
-    window of 0) costs a second, small query.
+    subquery of the same statement, compiled to SQL once a process (askapp/selectors/
+    compiled.py). Rows come as values, not model instances (a Turn and a Conversation per
+    row cost more than the query), and only the columns a session is rebuilt from: frozen
+    figures and sources stay in the database. A conversation without turns (or a window of
+    0) costs a second, small query.
     """
     rows: list[tuple[Any, ...]] = []
     if limit > 0:
-        turns = Turn.objects.filter(owner.turns(), conversation_id=_uuid(conversation_id))
-        columns = (*_TURN_COLUMNS, *(f"conversation__{f}" for f in _CONVERSATION_FIELDS))
-        rows = list(
-            turns.annotate(withheld=withheld(clearance))
-            .order_by("-position")
-            .values_list(*columns, "conversation__scope__name")[:limit]
-        )
+        read = _recent_turns_read(owner.user_id is not None, clearance, limit, Turn.objects.db)
+        rows = read.rows(owner=owner.user_id or owner.visitor, conversation=_uuid(conversation_id))
     if not rows:
         conversation = conversation_get(owner=owner, conversation_id=conversation_id)
         scope = conversation.scope.name if conversation.scope_id else None
@@ -200,6 +199,35 @@ def conversation_with_recent_turns(
     )
     turns_oldest_first = [RecentTurn(*row[:width]) for row in reversed(rows)]
     return Recent(conversation, newest[-1], turns_oldest_first)
+
+
+# Stand-ins the recent-turns read is compiled with, replaced by each call's own values.
+_SOME_USER = -(2**31) + 7
+_SOME_VISITOR = "\x00a visitor"
+_SOME_CONVERSATION = uuid.UUID("5e471ce1-0000-4000-8000-00000000c0de")
+
+
+@functools.lru_cache(maxsize=64)
+def _recent_turns_read(
+    by_user: bool, clearance: frozenset[str], limit: int, using: str
+) -> CompiledRead:
+    """The recent-turns statement for one kind of owner, clearance and window, compiled once."""
+    owner = Owner(user_id=_SOME_USER) if by_user else Owner(visitor=_SOME_VISITOR)
+    turns = Turn.objects.using(using).filter(owner.turns(), conversation_id=_SOME_CONVERSATION)
+    columns = (*_TURN_COLUMNS, *(f"conversation__{f}" for f in _CONVERSATION_FIELDS))
+    queryset = (
+        turns.annotate(withheld=withheld(clearance))
+        .order_by("-position")
+        .values_list(*columns, "conversation__scope__name")[:limit]
+    )
+    owner_field = get_user_model()._meta.pk if by_user else Conversation._meta.get_field("visitor")
+    return CompiledRead(
+        queryset,
+        {
+            "owner": Slot(_SOME_USER if by_user else _SOME_VISITOR, owner_field),
+            "conversation": Slot(_SOME_CONVERSATION, Conversation._meta.pk),
+        },
+    )
 
 
 def turn_get(*, owner: Owner, turn_id: uuid.UUID | str) -> Turn:
