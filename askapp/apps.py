@@ -1,7 +1,9 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
 
 
 class AskappConfig(AppConfig):
+    default = True
     name = "askapp"
     verbose_name = "askapp"
     default_auto_field = "django.db.models.BigAutoField"
@@ -11,3 +13,10 @@ class AskappConfig(AppConfig):
         from askapp.requestid import install_record_factory
 
         install_record_factory()
+
+
+class AskappAdminConfig(admin_apps.AdminConfig):
+    """Django's admin with askapp's site (askapp/admin_site.py) as `admin.site`."""
+
+    default = False
+    default_site = "askapp.admin_site.AskappAdminSite"

@@ -61,7 +61,6 @@ PLACEHOLDER_ID = "00000000-0000-0000-0000-000000000000"  # the script puts real 
 FAVICON = "askapp/favicon.svg"
 RECENT = 15
 PAGE_SIZE = 25
-TURNS_PER_PAGE = 50  # a conversation page shows its latest 50 turns, and links to the rest
 View = Callable[..., HttpResponse]
 
 
@@ -219,7 +218,7 @@ def _conversation_page(
 ) -> HttpResponse:
     chat = conversation_get(owner=owner, conversation_id=conversation_id)
     clearance = clearance_for(request.user)
-    page = turn_page(conversation=chat, asked=request.GET.get("page"), size=TURNS_PER_PAGE)
+    page = turn_page(conversation=chat, asked=request.GET.get("page"))
     turns = conversation_turns(conversation=chat, clearance=clearance, positions=page.positions)
     earlier = questions_before(question=turns[0]) if page.previous and turns else []
     return _page(

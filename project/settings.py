@@ -126,7 +126,7 @@ if ASKAPP_SECURE:
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "askapp.apps.AskappAdminConfig",  # django.contrib.admin with askapp's site
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -2,8 +2,8 @@
 (askapp/admin/guard.py): Django's and DRF's admins for them let a changelist URL filter on any
 field, a regular expression included.
 
-The admin's login form counts failed logins per account and per address, as the site's does
-(askapp/api/throttles.py).
+The admin's login counts failed logins per account and per address, as the site's does
+(askapp/admin_site.py, askapp/api/throttles.py).
 
 An API token is a password: its list shows whose it is and when it was made, never the key
 (`manage.py create_api_token` prints a user's key to whoever runs the server).
@@ -19,7 +19,6 @@ from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from askapp.admin.guard import GuardedAdmin, date_lookups, field_lookups, related_lookups
-from askapp.forms import AdminLoginForm
 
 User = get_user_model()
 
@@ -45,5 +44,3 @@ for model, model_admin in ((User, GuardedUserAdmin), (Group, GuardedGroupAdmin),
     if admin.site.is_registered(model):
         admin.site.unregister(model)
     admin.site.register(model, model_admin)
-
-admin.site.login_form = AdminLoginForm

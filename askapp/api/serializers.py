@@ -237,8 +237,19 @@ class ConversationOutput(serializers.Serializer):
     updated = serializers.DateTimeField()
 
 
+class TurnPageOutput(serializers.Serializer):
+    """Which page of the conversation's turns `turns` holds (pages of 50, oldest first)."""
+
+    number = serializers.IntegerField()
+    count = serializers.IntegerField(help_text="Pages in all.")
+    size = serializers.IntegerField(help_text="Turns a page holds.")
+    previous = serializers.IntegerField(allow_null=True, help_text="The page before, if any.")
+    next = serializers.IntegerField(allow_null=True, help_text="The page after, if any.")
+
+
 class ConversationDetailOutput(ConversationOutput):
     turns = TurnOutput(many=True)
+    page = TurnPageOutput()
 
 
 class AskOutput(serializers.Serializer):
@@ -344,6 +355,10 @@ class RenameInput(serializers.Serializer):
 
 class ConversationListQuery(serializers.Serializer):
     search = StrictCharField(max_length=200, required=False, allow_blank=True)
+
+
+class TurnPageQuery(serializers.Serializer):
+    page = serializers.IntegerField(min_value=1, max_value=10**9, required=False)
 
 
 class FeedbackInput(serializers.Serializer):

@@ -30,6 +30,8 @@ from askapp.api.serializers import (
     FeedbackOutput,
     RenameInput,
     TurnOutput,
+    TurnPageOutput,
+    TurnPageQuery,
     ask_body,
 )
 from askapp.errors import NotFound
@@ -41,6 +43,8 @@ from askapp.selectors.conversations import (
     conversation_turns,
     entity_by_name,
     turn_get,
+    turn_page,
+    turn_page_count,
 )
 from askapp.services.asking import PreparedAsk, ask, ask_prepare
 from askapp.services.conversations import (
@@ -223,17 +227,35 @@ class ConversationListView(APIView):
 class ConversationDetailView(APIView):
     @extend_schema(
         operation_id="conversations_retrieve",
-        parameters=[_CONVERSATION_ID],
-        summary="A conversation with all its turns",
+        summary="A conversation with one page of its turns (the latest 50 unless `page` says)",
+        parameters=[
+            _CONVERSATION_ID,
+            OpenApiParameter("page", int, description="Page of 50 turns, 1 the oldest."),
+        ],
         responses={200: ConversationDetailOutput, **_ERRORS},
     )
     def get(self, request: Request, conversation_id: str) -> Response:
         conversation = conversation_get(
             owner=_owner_or_404(request), conversation_id=conversation_id
         )
-        turns = conversation_turns(conversation=conversation, clearance=clearance_for(request.user))
+        asked = _valid(TurnPageQuery, request.query_params).get("page")
+        if asked is not None and asked > turn_page_count(conversation=conversation):
+            raise NotFound(
+                f"page: this conversation has {turn_page_count(conversation=conversation)}"
+                " page(s) of turns."
+            )
+        page = turn_page(conversation=conversation, asked=asked)
+        turns = conversation_turns(
+            conversation=conversation,
+            clearance=clearance_for(request.user),
+            positions=page.positions,
+        )
         return Response(
-            {**ConversationOutput(conversation).data, "turns": TurnOutput(turns, many=True).data}
+            {
+                **ConversationOutput(conversation).data,
+                "turns": TurnOutput(turns, many=True).data,
+                "page": TurnPageOutput(page).data,
+            }
         )
 
     @extend_schema(

@@ -78,6 +78,9 @@ def conversation_turns(
     return list(turns.order_by("position"))
 
 
+TURNS_PER_PAGE = 50  # a page of a conversation: its latest 50 turns, with links to the rest
+
+
 @dataclass(frozen=True, slots=True)
 class TurnPage:
     """One page of a conversation's turns, by position: gap-free from 1, so the conversation's
@@ -100,11 +103,18 @@ class TurnPage:
         return self.number + 1 if self.number < self.count else None
 
 
-def turn_page(*, conversation: Conversation, asked: str | None, size: int) -> TurnPage:
+def turn_page(
+    *, conversation: Conversation, asked: str | int | None, size: int = TURNS_PER_PAGE
+) -> TurnPage:
     """The page `asked` (a number), the latest when absent or out of range."""
-    count = max(1, -(-conversation.last_position // size))
-    number = int(asked) if asked and asked.isdigit() else count
+    count = turn_page_count(conversation=conversation, size=size)
+    number = int(asked) if str(asked or "").isdigit() else count
     return TurnPage(number=min(max(number, 1), count), count=count, size=size)
+
+
+def turn_page_count(*, conversation: Conversation, size: int = TURNS_PER_PAGE) -> int:
+    """How many pages of `size` turns the conversation fills (one when it has none)."""
+    return max(1, -(-conversation.last_position // size))
 
 
 def questions_before(*, question: Turn) -> list[Turn]:

@@ -150,6 +150,37 @@ def test_read_returns_every_turn_in_order(api: APIClient) -> None:
     assert body["turns"][1]["answers"] == body["turns"][0]["id"]
 
 
+def test_a_long_conversation_reads_a_page_of_turns_at_a_time(api: APIClient, user: Any) -> None:
+    chat = ConversationFactory(owner=user)
+    for n in range(60):  # 120 turns: pages of 50, 50 and 20
+        exchange(chat, f"question {n}", f"answer {n}")
+
+    latest = api.get(f"/v1/conversations/{chat.pk}").json()
+    first = api.get(f"/v1/conversations/{chat.pk}?page=1").json()
+
+    assert [t["position"] for t in latest["turns"]] == list(range(101, 121))
+    assert latest["page"] == {"number": 3, "count": 3, "size": 50, "previous": 2, "next": None}
+    assert [t["position"] for t in first["turns"]] == list(range(1, 51))
+    assert first["page"]["next"] == 2
+
+
+@pytest.mark.parametrize(
+    ("page", "status", "words"),
+    [("0", 400, "page"), ("two", 400, "page"), ("4", 404, "3 page(s)")],
+)
+def test_a_page_that_is_not_there_says_so(
+    api: APIClient, user: Any, page: str, status: int, words: str
+) -> None:
+    chat = ConversationFactory(owner=user)
+    for n in range(60):
+        exchange(chat, f"question {n}", f"answer {n}")
+
+    response = api.get(f"/v1/conversations/{chat.pk}?page={page}")
+
+    assert response.status_code == status
+    assert words in str(response.json())
+
+
 def test_rename(api: APIClient, user: Any) -> None:
     conversation = ConversationFactory(owner=user, title="before")
 
