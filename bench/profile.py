@@ -82,6 +82,8 @@ def run(*, database: Path, asks: int, turns: int, top: int) -> None:
         for body in bodies:
             ask(body)
         profiler.disable()
+        calls = pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
+        print(f"--- asks {name}: {calls / len(bodies):,.0f} Python function calls an ask ---")
         for order in ("cumulative", "tottime"):
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(top)
