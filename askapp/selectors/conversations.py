@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, When
 
 from askapp.errors import Invalid, NotFound
 from askapp.models import Conversation, Entity, Feedback, Turn
@@ -157,7 +157,7 @@ class RecentTurn:
     role: str
     text: str
     status: str
-    intent: dict[str, Any]
+    intent: dict[str, Any] | None  # a question's; None for an answer
     withheld: bool  # its exchange cites what the asker may no longer see
 
 
@@ -170,10 +170,13 @@ class Recent:
     turns: list[RecentTurn]
 
 
-_TURN_COLUMNS = ("pk", "role", "text", "status", "intent", "withheld")
+# A question's intent only: an answer's is never read back into a session, and decoding it
+# was a third of the read's cost.
+_TURN_COLUMNS = ("pk", "role", "text", "status", "question_intent", "withheld")
 # What an ask needs of the conversation; the rest (title, counter, timestamps) stays deferred,
-# as converting two timestamps on each of the window's rows cost more than the query.
-_CONVERSATION_FIELDS = ("id", "owner_id", "visitor", "scope_id")
+# as converting two timestamps on each of the window's rows cost more than the query. Its id
+# is the one asked for, not read (nor converted) on every row.
+_CONVERSATION_FIELDS = ("owner_id", "visitor", "scope_id")
 
 
 def conversation_with_recent_turns(
@@ -195,9 +198,10 @@ def conversation_with_recent_turns(
     0) costs a second, small query.
     """
     rows: list[tuple[Any, ...]] = []
+    asked = _uuid(conversation_id)
     if limit > 0:
         read = _recent_turns_read(owner.user_id is not None, clearance, limit, Turn.objects.db)
-        rows = read.rows(owner=owner.user_id or owner.visitor, conversation=_uuid(conversation_id))
+        rows = read.rows(owner=owner.user_id or owner.visitor, conversation=asked)
     if not rows:
         conversation = conversation_get(owner=owner, conversation_id=conversation_id)
         scope = conversation.scope.name if conversation.scope_id else None
@@ -205,12 +209,15 @@ def conversation_with_recent_turns(
     width = len(_TURN_COLUMNS)
     newest = rows[0]
     conversation = Conversation.from_db(
-        Turn.objects.db, list(_CONVERSATION_FIELDS), newest[width:-1]
+        Turn.objects.db, ["id", *_CONVERSATION_FIELDS], (asked, *newest[width:-1])
     )
     turns_oldest_first = [RecentTurn(*row[:width]) for row in reversed(rows)]
     return Recent(conversation, newest[-1], turns_oldest_first)
 
 
+_QUESTION_INTENT = Case(
+    When(role=Turn.Role.USER, then=F("intent")), output_field=Turn._meta.get_field("intent")
+)
 # Stand-ins the recent-turns read is compiled with, replaced by each call's own values.
 _SOME_USER = -(2**31) + 7
 _SOME_VISITOR = "\x00a visitor"
@@ -226,7 +233,7 @@ def _recent_turns_read(
     turns = Turn.objects.using(using).filter(owner.turns(), conversation_id=_SOME_CONVERSATION)
     columns = (*_TURN_COLUMNS, *(f"conversation__{f}" for f in _CONVERSATION_FIELDS))
     queryset = (
-        turns.annotate(withheld=withheld(clearance))
+        turns.annotate(withheld=withheld(clearance), question_intent=_QUESTION_INTENT)
         .order_by("-position")
         .values_list(*columns, "conversation__scope__name")[:limit]
     )
