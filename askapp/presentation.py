@@ -24,6 +24,7 @@ SLOT_WORDS = {
     "period": "period",
     "operation": "calculation",
     "scope": "scope",
+    "result": "",  # its value says what it is: "the change of USD 35.80"
 }
 ORDINALS = (
     "first",

@@ -31,7 +31,7 @@ from engine.names import unknown_companies, unknown_company_text
 from engine.narrative import Pipeline, default_pipeline
 from engine.nearby import PERIOD_CHOICES
 from engine.parser import IntentParser, parser_for
-from engine.plan import Plan, Reply, asker_for, held_instead, make_plan
+from engine.plan import Plan, Reply, asker_for, held_instead, make_plan, operand_plan
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
 from engine.render import render
@@ -219,13 +219,30 @@ class _Run:
         elif intent.kind == "narrative":
             yield from self._narrative(intent, vocabulary)
         else:
-            plan = make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
+            plan = self._plan(intent, vocabulary)
             if isinstance(plan, Reply):
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)
             else:
                 yield from self._structured(plan, vocabulary)
 
     # -- structured channel --------------------------------------------------------------
+    def _plan(self, intent: Intent, vocabulary: Vocabulary) -> Plan | Reply:
+        """Operands the grammar named (an earlier result, a constant, a nested step) are
+        computed as named; any other question is planned by what the store holds."""
+        if intent.referent == "?":
+            return Reply(
+                "clarify",
+                "Which earlier figure do you mean? No answer in this conversation gave the "
+                "result the question points back to.",
+            )
+        if self._results() or intent.constants or (intent.nested and intent.metrics):
+            return operand_plan(intent, vocabulary)
+        store = self.engine.store
+        return make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
+
+    def _results(self) -> tuple[Carried, ...]:
+        return tuple(c for c in self.carried if c.slot == "result" and c.figure is not None)
+
     def _structured(self, plan: Plan, vocabulary: Any) -> Iterator[Event]:
         self.intent = plan.intent
         toolbox = Toolbox(store=self.engine.store, vocabulary=vocabulary, clearance=self.clearance)
@@ -233,7 +250,7 @@ class _Run:
             self.question, self.engine.provider, toolbox,
             history=self.history, carried=self.carried, limits=self.engine.limits,
         )  # fmt: skip
-        rendered = render(plan, toolbox.facts)
+        rendered = render(plan, toolbox.facts, self._results())
         choices = rendered.choices
         if rendered.status == "not_found" and rendered.missing:
             choices = held_instead(

@@ -20,6 +20,7 @@ Operation = Literal[
     "higher",
     "lower",
     "trend",
+    "product",
 ]
 
 
@@ -46,6 +47,15 @@ class Intent(NamedTuple):
     loose: tuple[str, ...] = ()  # content words that linked to nothing at all
     follow_up: bool = False  # elliptical ("and in FY2022?"): leans on earlier questions
     topic: tuple[str, ...] = ()  # words outside companies and periods: what passages must be about
+    # The arithmetic grammar (engine/arithmetic.py): an earlier result named as an operand by
+    # its role ("that change": "change"), whether it comes before the denominator, constant
+    # operands ("less 100"), and the inner operation of one nested step.
+    referent: str = ""
+    referent_first: bool = True
+    constants: tuple[str, ...] = ()
+    nested: str = ""
+    asks_value: bool = False  # "the 2008 value": a figure itself, no carried calculation
+    points_back: tuple[str, ...] = ()  # "period" ("that same year"), "figure" ("that income")
 
     def with_(self, **changes: Any) -> Intent:
         return self._replace(**changes)
@@ -69,6 +79,12 @@ class Intent(NamedTuple):
             "loose": list(self.loose),
             "follow_up": self.follow_up,
             "topic": list(self.topic),
+            "referent": self.referent,
+            "referent_first": self.referent_first,
+            "constants": list(self.constants),
+            "nested": self.nested,
+            "asks_value": self.asks_value,
+            "points_back": list(self.points_back),
         }
 
     @classmethod
@@ -90,4 +106,10 @@ class Intent(NamedTuple):
             loose=tuple(data.get("loose", ())),
             follow_up=bool(data.get("follow_up", False)),
             topic=tuple(data.get("topic", ())),
+            referent=str(data.get("referent") or ""),
+            referent_first=bool(data.get("referent_first", True)),
+            constants=tuple(str(c) for c in data.get("constants", ())),
+            nested=str(data.get("nested") or ""),
+            asks_value=bool(data.get("asks_value", False)),
+            points_back=tuple(str(p) for p in data.get("points_back", ())),
         )

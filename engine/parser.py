@@ -14,7 +14,9 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
+from engine import arithmetic
 from engine.cache import PerVocabulary
 from engine.intent import Ambiguity, Intent, Kind, Operation
 from engine.text import TOKEN, normalise_word, words
@@ -63,6 +65,7 @@ GROWTH = _lexicon("growth cagr")
 RATIO = _lexicon("ratio proportion divided quotient multiple")
 AVERAGE = _lexicon("average mean avg")
 SUM = _lexicon("sum combined total altogether together aggregate add")
+SUM_FOLLOW_UP = _lexicon("sum combined altogether together")
 HIGHER = _lexicon(
     """higher highest larger largest greater greatest bigger biggest more most exceed
     exceeded maximum max top"""
@@ -124,6 +127,7 @@ class IntentParser:
         used = _period_mask(text, texts, frame)
         entities = self._link_entities(texts, norms, used)
         topic = _topic(texts, norms, used)
+        grammar = arithmetic.read(norms, used)
         metrics, ambiguous, metric_spans = self._link_metrics(norms, used)
         leftover: list[str] = []
         loose: list[str] = []
@@ -134,12 +138,18 @@ class IntentParser:
                     loose.append(word)
         seen = frozenset(leftover)
         families = _operations(leftover, seen)
-        operation = _operation(seen, families, frame, len(entities), len(metrics))
+        operation = cast(Operation | None, grammar.operation) or _operation(
+            seen, families, frame, len(entities), len(metrics)
+        )
         periods = frame.periods
         if frame.is_range and operation in AGGREGATES:
             periods = expand_range(periods[0], periods[-1])
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
+        if grammar.referent and operation and kind == "narrative" and seen.isdisjoint(NARRATIVE):
+            # "that change in relation to this 2005 exercise price": the session checks the
+            # unlinked words against the metric of the result it finds.
+            kind = "comparison"
         return Intent(
             question=text,
             kind=kind,
@@ -158,6 +168,12 @@ class IntentParser:
             loose=tuple(dict.fromkeys(loose)),
             follow_up=not loose and not metrics,
             topic=topic,
+            referent=grammar.referent,
+            referent_first=grammar.referent_first,
+            constants=grammar.constants,
+            nested=grammar.nested,
+            asks_value=grammar.value,
+            points_back=grammar.points_back,
         )
 
     def _metric_keys(self, metrics: tuple[str, ...]) -> frozenset[str]:
@@ -370,6 +386,8 @@ def _operation(
     many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
     if not seen.isdisjoint(SUM) and many:
         return "sum"
+    if not seen.isdisjoint(SUM_FOLLOW_UP) and not frame.periods and not n_metrics:
+        return "sum"  # "what is the sum?": of the figures the conversation carries
     if not seen.isdisjoint(TREND) or (frame.relative_last or 0) > 1:
         return "trend"
     # A bare range ("revenue from 2021 to 2023") names no operation: the plan lists it as a

@@ -364,3 +364,12 @@ def question_for(intent: Intent, vocabulary: Vocabulary) -> str | None:
 def lookup_intent(entity: str, metric: str, period: str = "") -> Intent:
     """One figure, as the parser would understand a question asking for it."""
     return _lookup(entity, metric, period)
+
+
+def operand_plan(intent: Intent, vocabulary: Vocabulary) -> Plan:
+    """A computation over named operands (engine/arithmetic.py): the facts are exactly the
+    metrics and periods the question names or the session carried for it, nothing chosen;
+    earlier results and constants come beside them."""
+    entities = intent.entities or (vocabulary.entities[0].name,)
+    slots = tuple(Slot(e, m, p) for e in entities for m in intent.metrics for p in intent.periods)
+    return Plan(intent=intent.with_(entities=entities), operation=intent.operation, slots=slots)

@@ -38,6 +38,7 @@ _SLOT_KEYS = {
     "period": "periods",
     "operation": "operation",
     "scope": "entities",
+    "result": "results",
 }
 CONTEXT_MARKER = "Slots resolved from earlier questions in this conversation (not evidence):"
 QUESTION_MARKER = "Question:"

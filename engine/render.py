@@ -10,10 +10,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from engine.arithmetic import Operand, combine
 from engine.calc import PERCENT_UNIT, compute
 from engine.numbers import format_value
 from engine.plan import Plan, Slot
-from engine.types import Choice, Fact, Figure, Source, Status
+from engine.types import Carried, Choice, Fact, Figure, Source, Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,25 +42,133 @@ class _Citations:
             ids.append(fact.id)
         return f"[{ids.index(fact.id) + 1}]"
 
-    def computed(self, label: str, value: Decimal, unit: str, facts: Sequence[Fact]) -> str:
+    def computed(
+        self, label: str, value: Decimal, unit: str, facts: Sequence[Fact], role: str = ""
+    ) -> str:
         shown = format_value(value, unit)
+        operation = {"change": "difference", "percent change": "percent_change"}.get(role, role)
+        formula = ""
+        if operation and len(facts) >= 2:
+            operands = [_operand(f) for f in facts]
+            if operation == "difference":
+                operands = operands[::-1]  # a change is the later (or second) minus the first
+            made = combine(operation, operands)
+            formula = made.formula if made is not None else ""
+        metrics = {f.metric for f in facts}
         self.figures.append(
-            Figure(label, value, unit, "computed", tuple(f.id for f in facts), display=shown)
+            Figure(
+                label,
+                value,
+                unit,
+                "computed",
+                tuple(f.id for f in facts),
+                display=shown,
+                metric=metrics.pop() if len(metrics) == 1 else None,
+                role=role,
+                formula=formula,
+            )
         )
         return shown
 
+    def add(self, figure: Figure) -> str:
+        self.figures.append(figure)
+        return figure.display
 
-def render(plan: Plan, evidence: Mapping[str, Fact]) -> Rendered:
+
+def render(plan: Plan, evidence: Mapping[str, Fact], results: Sequence[Carried] = ()) -> Rendered:
+    """`results`: earlier answers' figures the session carried as operands."""
     by_slot = {(f.entity, f.metric, f.period): f for f in evidence.values()}
     found = [(slot, by_slot.get((slot.entity, slot.metric, slot.period))) for slot in plan.slots]
     if plan.operation is None:
         return _lookups(plan, found)
     facts = [fact for _, fact in found if fact is not None]
     missing = [slot for slot, fact in found if fact is None]
-    if missing or not facts:
-        lacking = tuple(missing or plan.slots)
-        return Rendered("not_found", _missing_sentence(lacking), missing=lacking)
+    if missing:
+        return Rendered("not_found", _missing_sentence(missing), missing=tuple(missing))
+    if results or plan.intent.constants or plan.intent.nested:
+        return _grammar(plan, facts, results)
+    if not facts:
+        return Rendered("not_found", _missing_sentence(plan.slots), missing=plan.slots)
     return _OPERATIONS[plan.operation](plan, facts)
+
+
+def _operand(fact: Fact) -> Operand:
+    return Operand(_label(fact), fact.value, fact.unit, (fact.id,))
+
+
+def _grammar(plan: Plan, facts: list[Fact], results: Sequence[Carried]) -> Rendered:
+    """A computation the arithmetic grammar read: earlier results, facts and constants."""
+    intent, notes = plan.intent, _Citations()
+    operation = plan.operation or ""
+    shown: dict[str, str] = {}
+    for fact in facts:
+        shown[fact.id] = notes.cite(fact)
+    if intent.nested:
+        return _nested(plan, facts, notes)
+    given = [
+        Operand.of_figure(r.figure, f"from your question {r.from_turn}")
+        for r in results
+        if r.figure is not None
+    ]
+    named = [_operand(f) for f in facts]
+    operands = [*given, *named] if intent.referent_first else [*named, *given]
+    operands += [Operand.constant(c) for c in intent.constants]
+    if len(operands) != 2:
+        return Rendered(
+            "clarify",
+            "Which two figures should I combine? Name the figure to take with "
+            + (given[0].label if given else "it")
+            + ".",
+        )
+    figure = combine(operation, operands)
+    if figure is None:
+        return Rendered("not_found", "These figures cannot be combined that way "
+                        "(different units, or a zero base).")  # fmt: skip
+    written = _written(operation, operands, shown)
+    notes.add(figure)
+    sentence = f"The {figure.role} is {figure.display}: {written}."
+    return _done(notes, [sentence], plan.note)
+
+
+def _nested(plan: Plan, facts: list[Fact], notes: _Citations) -> Rendered:
+    """One nested step: the change between two periods, then that change against the base
+    (the earlier period's figure)."""
+    ordered = sorted(facts, key=lambda f: plan.intent.periods.index(f.period))
+    if len(ordered) != 2 or len({(f.entity, f.metric) for f in ordered}) != 1:
+        return Rendered("clarify", "Which figure's change, and against which base?")
+    first, second = ordered
+    inner = combine("difference", [_operand(second), _operand(first)])
+    outer = (
+        combine(plan.operation or "", [Operand.of_figure(inner, "above"), _operand(first)])
+        if inner
+        else None
+    )
+    if inner is None or outer is None:
+        return _cannot_combine(first, second)
+    notes.add(inner)
+    notes.add(outer)
+    sentence = (
+        f"{_pair_sentence(notes, first, second)}: a change of {inner.display}, which is "
+        f"{outer.display} of the {first.period} figure."
+    )
+    return _done(notes, [sentence], plan.note)
+
+
+_SIGNS = {"difference": " minus ", "ratio": " divided by ", "percent_of": " divided by ",
+          "sum": " plus ", "product": " times "}  # fmt: skip
+
+
+def _written(operation: str, operands: Sequence[Operand], shown: Mapping[str, str]) -> str:
+    parts = []
+    for operand in operands:
+        value = format_value(operand.value, operand.unit) if operand.unit else str(operand.value)
+        if operand.role == "constant":
+            parts.append(value)
+        elif operand.role == "fact":
+            parts.append(f"{operand.label} ({value} {shown.get(operand.sources[0], '')})")
+        else:
+            parts.append(f"{operand.label} ({value})")
+    return _SIGNS.get(operation, " and ").join(parts)
 
 
 def _lookups(plan: Plan, found: list[tuple[Slot, Fact | None]]) -> Rendered:
@@ -79,6 +188,9 @@ def _lookups(plan: Plan, found: list[tuple[Slot, Fact | None]]) -> Rendered:
 
 def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     notes = _Citations()
+    if len({(f.entity, f.metric) for f in facts}) > 1 and len({f.period for f in facts}) > 1:
+        # Several figures over several periods: which pair changes is not said.
+        return Rendered("clarify", "Which figure's change do you mean, and between which periods?")
     first, second = _pair(plan, facts)
     percent = plan.operation == "percent_change"
     doubt = _percent_doubt(plan, first, second) if percent else None
@@ -91,7 +203,8 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
         return _cannot_combine(first, second)
     value, unit = result
     opening = _pair_sentence(notes, first, second)
-    change = notes.computed(_change_label(first, second, percent), value, unit, (first, second))
+    role = "percent change" if percent else "change"
+    change = notes.computed(_change_label(first, second, percent), value, unit, operands, role)
     if across:
         return _done(notes, [f"{opening}: a difference of {change}."], plan.note)
     return _done(notes, [f"{opening}: {_movement(value, change)}."], plan.note)
@@ -107,7 +220,10 @@ def _ratio(plan: Plan, facts: list[Fact]) -> Rendered:
     if plan.operation == "percent_of":
         value, unit = value * 100, PERCENT_UNIT
     what = "share" if plan.operation == "percent_of" else "ratio"
-    shown = notes.computed(f"{_label(first)} / {_label(second)}", value, unit, (first, second))
+    role = "share" if plan.operation == "percent_of" else "ratio"
+    shown = notes.computed(
+        f"{_label(first)} / {_label(second)}", value, unit, (first, second), role
+    )
     sentence = (
         f"The {what} of {_label(first)} ({format_value(first.value, first.unit)} "
         f"{notes.cite(first)}) to {_label(second)} ({format_value(second.value, second.unit)} "
@@ -136,7 +252,7 @@ def _aggregate(plan: Plan, facts: list[Fact]) -> Rendered:
         f"{_label(f)}: {format_value(f.value, f.unit)} {notes.cite(f)}" for f in facts
     )
     word = "sum" if operation == "sum" else "average"
-    shown = notes.computed(f"{word} of {len(facts)} facts", value, unit, facts)
+    shown = notes.computed(f"{word} of {len(facts)} facts", value, unit, facts, word)
     return _done(notes, [f"The {word} is {shown} ({parts})."], plan.note)
 
 
@@ -172,10 +288,14 @@ def _trend(plan: Plan, facts: list[Fact]) -> Rendered:
         change = compute("difference", [first, last])
         percent = compute("percent_change", [first, last])
         if change is not None:
-            shown = notes.computed(_change_label(first, last, False), *change, (first, last))
+            shown = notes.computed(
+                _change_label(first, last, False), *change, (first, last), "change"
+            )
             overall = f"Over the period: {_movement(change[0], shown)}"
             if percent is not None:
-                pct = notes.computed(_change_label(first, last, True), *percent, (first, last))
+                pct = notes.computed(
+                    _change_label(first, last, True), *percent, (first, last), "percent change"
+                )
                 overall += f" ({pct})"
             sentences.append(overall + ".")
     return _done(notes, sentences, plan.note)
@@ -191,6 +311,7 @@ _OPERATIONS: dict[str, Callable[[Plan, list[Fact]], Rendered]] = {
     "higher": _extreme,
     "lower": _extreme,
     "trend": _trend,
+    "product": lambda plan, facts: _grammar(plan, facts, ()),
 }
 
 
@@ -295,6 +416,7 @@ def _fact_figure(fact: Fact) -> Figure:
         kind="fact",
         sources=(fact.id,),
         display=format_value(fact.value, fact.unit),
+        role="fact",
         entity=fact.entity,
         metric=fact.metric,
         period=fact.period,

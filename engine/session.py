@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.intent import Intent
+from engine.text import words
 from engine.timeframe import period_sort_key
-from engine.types import Answer, Carried
+from engine.types import Answer, Carried, Figure
 
 _CHANGES = ("difference", "percent_change")
 SCOPE = "the conversation's scope"
@@ -29,6 +30,8 @@ class Remembered:
     intent: Intent
     answer_text: str = ""
     status: str = ""
+    # The answer's figures, each with its role: the results a later question may name.
+    results: tuple[Figure, ...] = ()
 
 
 class ConversationSession:
@@ -46,13 +49,20 @@ class ConversationSession:
         return flat
 
     def remember(self, question: str, intent: Intent, answer: Answer) -> None:
-        self.turns.append(Remembered(question, intent, answer.text, answer.status))
+        results = answer.figures if answer.status == "found" else ()
+        self.turns.append(Remembered(question, intent, answer.text, answer.status, results))
 
     def resolve(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]]:
         """Fill the slots the current question leaves open; say which and from where."""
+        carried: list[Carried] = []
+        if intent.ambiguous and intent.referent:
+            intent = self._settled_by_result(intent)
+        # "That fair value", or "the 2014 value" with no word of a figure of its own.
+        pointing = "figure" in intent.points_back or (intent.asks_value and not intent.topic)
+        if intent.ambiguous and pointing:
+            intent = self._settled_by_conversation(intent, carried)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
-        carried: list[Carried] = []
         entities = intent.entities or self._carry("entities", carried, "entity")
         if not entities and self.scope:
             entities = (self.scope,)
@@ -67,7 +77,8 @@ class ConversationSession:
             metrics = self._carry("metrics", carried, "metric")
         operation = intent.operation or self._carried_operation(intent, carried, follow)
         periods = intent.periods
-        if not periods and not intent.relative_last and (follow or not metrics):
+        pointed = "period" in intent.points_back
+        if not periods and not intent.relative_last and (follow or not metrics or pointed):
             periods = self._carry_periods(operation, carried)
         resolved = intent.with_(
             entities=entities,
@@ -76,7 +87,115 @@ class ConversationSession:
             operation=operation,
             kind=_kind(intent, operation, entities, metrics, periods),
         )
+        if intent.referent and operation in _WITH_OPERANDS:
+            return self._with_result(intent, resolved, carried)
+        if intent.referent and operation == "percent_change":
+            return self._change_of_result(intent, resolved, carried)
         return resolved, tuple(carried)
+
+    def _change_of_result(
+        self, asked: Intent, resolved: Intent, carried: list[Carried]
+    ) -> tuple[Intent, tuple[Carried, ...]]:
+        """ "What percentage change does this represent?": the change an earlier answer
+        gave, in percent: its own company, figure and periods."""
+        if asked.periods or asked.metrics:
+            return resolved.with_(referent=""), tuple(carried)
+        found = self._last_change()
+        if found is None:
+            # No change given to point at: the slots the questions carried decide, as for
+            # any elliptical follow-up ("and in percent?").
+            return resolved.with_(referent=""), tuple(carried)
+        number, turn = found
+        source = turn.intent
+        kept = [c for c in carried if c.slot == "entity"]
+        kept += [Carried("metric", m, number, turn.question) for m in source.metrics]
+        kept += [Carried("period", p, number, turn.question) for p in source.periods]
+        return resolved.with_(
+            entities=source.entities or resolved.entities,
+            metrics=source.metrics,
+            periods=source.periods,
+            referent="",
+        ), tuple(kept)
+
+    # -- results as operands ---------------------------------------------------------------
+    def _with_result(
+        self, asked: Intent, resolved: Intent, carried: list[Carried]
+    ) -> tuple[Intent, tuple[Carried, ...]]:
+        """The question names an earlier result ("that change"): find it among this
+        session's own answers, and take as its other operand the one figure the question
+        names (its metric carried when it names none), or a constant."""
+        own_facts = len(asked.metrics or (1,)) * len(asked.periods)
+        if asked.referent == "result" and own_facts >= 2:
+            return resolved.with_(referent=""), tuple(carried)  # "it" was the metric
+        found = self._result(asked.referent)
+        if found is None:
+            return resolved.with_(referent="?"), tuple(carried)
+        number, turn, figure = found
+        kept = [c for c in carried if c.slot not in ("period", "operation")]
+        metrics = asked.metrics or ((figure.metric,) if figure.metric else resolved.metrics)
+        if figure.metric in metrics:
+            # Also when a choice of figures was settled by it: the metric came from there.
+            kept = [c for c in kept if c.slot != "metric"]
+            kept.append(Carried("metric", figure.metric, number, turn.question))
+        periods = asked.periods
+        if not periods and not asked.constants and figure.period:
+            periods = (figure.period,)
+            kept.append(Carried("period", figure.period, number, turn.question))
+        if asked.constants or not periods:
+            metrics, periods = (), ()
+            kept = [c for c in kept if c.slot not in ("metric", "period")]
+        if metrics and not _loose_within(asked.loose, metrics):
+            return resolved.with_(referent=""), tuple(carried)
+        kept.append(Carried("result", _result_words(figure), number, turn.question, figure))
+        return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
+            kept
+        )
+
+    def _result(self, role: str) -> tuple[int, Remembered, Figure] | None:
+        """The most recent result of this role ("result": the last answer's own result)."""
+        for number, turn in self._recent():
+            if role == "result":
+                computed = [f for f in turn.results if f.kind == "computed"]
+                pick = computed[-1:] or (turn.results if len(turn.results) == 1 else ())
+                return (number, turn, pick[0]) if pick else None
+            for figure in reversed(turn.results):
+                if _plays(figure, role):
+                    return number, turn, figure
+        return None
+
+    def _last_change(self) -> tuple[int, Remembered] | None:
+        """The last answer that gave results, when one of them is a change (a question asked
+        back or refused in between gave none, so "it" still points past it)."""
+        for number, turn in self._recent():
+            if turn.results:
+                roles = {f.role_or_kind for f in turn.results}
+                return (number, turn) if "change" in roles else None
+        return None
+
+    def _settled_by_conversation(self, intent: Intent, carried: list[Carried]) -> Intent:
+        """ "That fair value", "the 2014 value": of the figures the words could mean, the
+        one an earlier answer gave (the most recent), when exactly one of them is."""
+        choices = {c for a in intent.ambiguous if a.slot == "metric" for c in a.choices}
+        for number, turn in self._recent():
+            given = {f.metric for f in turn.results if f.metric} & choices
+            if len(given) == 1:
+                metric = given.pop()
+                carried.append(Carried("metric", metric, number, turn.question))
+                return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
+            if given:
+                return intent
+        return intent
+
+    def _settled_by_result(self, intent: Intent) -> Intent:
+        """ "This 2005 exercise price" read as a choice of figures: the named result's own
+        metric among them settles it (the conversation's figure, not a guess)."""
+        found = self._result(intent.referent)
+        metric = found[2].metric if found else None
+        if metric and any(metric in a.choices for a in intent.ambiguous):
+            return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
+        return intent
+
+    # -- slots ------------------------------------------------------------------------------
 
     def _carry(self, field: str, carried: list[Carried], slot: str) -> tuple[str, ...]:
         for number, turn in self._recent():
@@ -101,8 +220,8 @@ class ConversationSession:
     ) -> str | None:
         """An elliptical follow-up to a comparison keeps the comparison ("and for Microsoft?"),
         and so does the reply to a comparison that had to be asked back."""
-        if not follow or not self.turns:
-            return None
+        if not follow or not self.turns or intent.asks_value or "figure" in intent.points_back:
+            return None  # "the 2008 value", "that income in 2016": the figure itself
         number, last = len(self.turns), self.turns[-1]
         replying = last.status == "clarify"
         if last.intent.operation and (intent.entities or intent.periods or replying):
@@ -111,7 +230,7 @@ class ConversationSession:
         return None
 
     def _carry_periods(self, operation: str | None, carried: list[Carried]) -> tuple[str, ...]:
-        if operation in _CHANGES:
+        if operation in _CHANGES or operation == "sum":
             return self._two_periods(carried)
         for number, turn in self._recent():
             if turn.intent.periods:
@@ -125,8 +244,12 @@ class ConversationSession:
         """A change needs two periods: the last comparison's, or the last two periods asked."""
         picked: list[tuple[str, int, str]] = []
         for number, turn in self._recent():
-            if turn.intent.operation in _CHANGES and len(turn.intent.periods) >= 2 and not picked:
-                picked = [(p, number, turn.question) for p in turn.intent.periods]
+            if len(turn.intent.periods) >= 2 and not picked:
+                # A comparison or a range ("from FY2019 to FY2021"): its two ends.
+                ends = sorted(turn.intent.periods, key=period_sort_key)[
+                    :: len(turn.intent.periods) - 1
+                ]
+                picked = [(p, number, turn.question) for p in ends]
                 break
             for period in turn.intent.periods:
                 if period not in [p for p, _, _ in picked]:
@@ -142,6 +265,39 @@ class ConversationSession:
     def _recent(self) -> Iterable[tuple[int, Remembered]]:
         for index in range(len(self.turns) - 1, -1, -1):
             yield index + 1, self.turns[index]
+
+
+_WITH_OPERANDS = ("ratio", "percent_of", "difference", "sum", "product")
+_ROLES_NAMED = {
+    "change": ("change",),
+    "sum": ("sum", "total"),
+    "average": ("average",),
+    "ratio": ("ratio", "share"),
+    "share": ("share", "ratio", "percent change"),
+}
+
+
+def _plays(figure: Figure, role: str) -> bool:
+    """Whether a remembered figure is what a question's role noun names. "result" (a bare
+    "this", "it") is the last answer's computed figure, or its fact when it gave one."""
+    own = figure.role_or_kind
+    if role == "sum" and own == "fact":
+        return "total" in (figure.metric or "").lower().split()
+    return own in _ROLES_NAMED.get(role, (role,))
+
+
+def _result_words(figure: Figure) -> str:
+    """How a carried result reads: "the change of USD 35.80"."""
+    role = figure.role_or_kind
+    what = figure.label if role == "fact" else f"the {role}"
+    return f"{what} of {figure.display or figure.value}"
+
+
+def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...]) -> bool:
+    """Words the question did not link may only repeat the carried metric's own words
+    ("this 2005 exercise price" of "weighted average exercise price per share")."""
+    held = {w for metric in metrics for w in words(metric)}
+    return all(set(words(word)) <= held for word in loose)
 
 
 def _kind(

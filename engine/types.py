@@ -213,6 +213,16 @@ class Figure:
     entity: str | None = None
     metric: str | None = None
     period: str | None = None
+    # What the figure is, so a later question can name it ("that change", "this total"):
+    # fact, change, percent change, ratio, share, sum, average, product, result.
+    role: str = ""
+    # A computed figure: how, in words, with each operand's value and where it came from.
+    formula: str = ""
+
+    @property
+    def role_or_kind(self) -> str:
+        """The role; figures stored before roles read as "fact" or "result"."""
+        return self.role or ("fact" if self.kind == "fact" else "result")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Figure:
@@ -230,6 +240,8 @@ class Figure:
             entity=_optional(data.get("entity")),
             metric=_optional(data.get("metric")),
             period=_optional(data.get("period")),
+            role=_text(data.get("role")),
+            formula=_text(data.get("formula")),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -243,10 +255,12 @@ class Figure:
             "entity": self.entity,
             "metric": self.metric,
             "period": self.period,
+            "role": self.role,
+            "formula": self.formula,
         }
 
 
-CarriedSlot = Literal["entity", "metric", "period", "operation", "scope"]
+CarriedSlot = Literal["entity", "metric", "period", "operation", "scope", "result"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,23 +271,29 @@ class Carried:
     value: str
     from_turn: int  # 1-based index of the earlier question in the session; 0 for a scope
     question: str = ""
+    figure: Figure | None = None  # a result: the earlier answer's figure used as an operand
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Carried:
+        figure = data.get("figure")
         return cls(
             slot=cast(CarriedSlot, _text(data.get("slot"))),
             value=_text(data.get("value")),
             from_turn=int(data.get("from_turn") or 0),
             question=_text(data.get("question")),
+            figure=Figure.from_dict(figure) if isinstance(figure, Mapping) else None,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "slot": self.slot,
             "value": self.value,
             "from_turn": self.from_turn,
             "question": self.question,
         }
+        if self.figure is not None:
+            data["figure"] = self.figure.to_dict()
+        return data
 
 
 @dataclass(frozen=True, slots=True)

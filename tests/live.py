@@ -56,6 +56,13 @@ def base_env(database: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def _static_collected(database: Path) -> None:
+    """A real server (DEBUG off) names static files from collectstatic's manifest, so a page
+    500s without one: collect once when no earlier test (the browser suite's) has."""
+    if not (ROOT / "staticfiles" / "staticfiles.json").exists():
+        manage(database, "collectstatic", "--noinput", "--verbosity", "0")
+
+
 def manage(database: Path, *args: str, env: Mapping[str, str] | None = None) -> None:
     subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -147,6 +154,7 @@ class LiveServer:
         self._log = database.with_name(f"server-{self.port}.log")
 
     def start(self, *, timeout: float = 60.0) -> LiveServer:
+        _static_collected(self.database)
         command = serve.command(
             host=HOST, port=self.port, workers=self._workers, application=self._application
         )

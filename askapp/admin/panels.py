@@ -263,6 +263,8 @@ class FigureRow:
     unit: str
     kind: str
     sources: Sequence[tuple[str, str]]  # (source id, its Fact in the admin or "")
+    role: str = ""  # fact, change, ratio, share, sum ... (what a later question may name)
+    formula: str = ""  # a computed figure: how, with each operand's value and source
 
 
 def figure_rows(turn: Turn) -> list[FigureRow]:
@@ -274,6 +276,8 @@ def figure_rows(turn: Turn) -> list[FigureRow]:
             unit=f.unit,
             kind=f.kind,
             sources=[(s, _fact_url(s)) for s in f.sources],
+            role=f.role_or_kind,
+            formula=f.formula,
         )
         for f in turn.to_engine().figures
     ]

@@ -17,7 +17,7 @@ from django.db import models
 from django.db.models import Q
 
 from askapp.models.knowledge import Entity
-from engine import Answer, ConversationSession, Intent, Remembered
+from engine import Answer, ConversationSession, Figure, Intent, Remembered
 
 INTERNAL_CLEARANCE_PERMISSION = "askapp.view_internal"
 
@@ -185,6 +185,8 @@ class SessionTurn(Protocol):
     def status(self) -> str: ...
     @property
     def intent(self) -> dict[str, Any]: ...
+    @property
+    def figures(self) -> list[Any]: ...
 
 
 def session_from_turns(
@@ -196,10 +198,12 @@ def session_from_turns(
 ) -> ConversationSession:
     """The session the engine would hold after these turns (oldest first).
 
-    Each question becomes one Remembered with its stored (resolved) intent and the text of
-    its answer. Blocked exchanges are left out, as the engine's session leaves them out; an
-    answer whose question lies before the window is dropped. Client-supplied history has no
-    intent (history never reaches the parser), so it carries no slot, only context.
+    Each question becomes one Remembered with its stored (resolved) intent, the text of
+    its answer and the answer's stored figures (the results a later question may name, each
+    with its role: docs/adr/0023). Blocked exchanges are left out, as the engine's session
+    leaves them out; an answer whose question lies before the window is dropped.
+    Client-supplied history has no intent (history never reaches the parser), so it carries
+    no slot, only context.
 
     `withheld` names turns (by pk) of exchanges that cite material beyond the asker's
     clearance now (askapp.selectors.clearance.withheld): they are left out too, so their
@@ -209,12 +213,14 @@ def session_from_turns(
     remembered: list[Remembered] = []
     question: SessionTurn | None = None
     answers: list[str] = []
+    results: list[Figure] = []
 
     def flush() -> None:
         if question is not None:
             intent = Intent.from_dict(question.text, question.intent or {})
+            found = tuple(results) if question.status == Turn.Status.FOUND else ()
             remembered.append(
-                Remembered(question.text, intent, "\n\n".join(answers), question.status)
+                Remembered(question.text, intent, "\n\n".join(answers), question.status, found)
             )
 
     for turn in turns:
@@ -229,11 +235,23 @@ def session_from_turns(
             turn = Turn(pk=turn.pk, role=turn.role, text=text, status=turn.status)
         if turn.role == Turn.Role.USER:
             flush()
-            question, answers = turn, []
+            question, answers, results = turn, [], []
         elif question is not None:
             answers.append(turn.text)
+            results.extend(_figures(getattr(turn, "figures", None)))
     flush()
     return ConversationSession(scope=scope, turns=remembered)
+
+
+def _figures(stored: Any) -> list[Figure]:
+    """A stored answer's figures as the engine's; one that holds no number is left out."""
+    figures = []
+    for data in stored if isinstance(stored, list) else ():
+        try:
+            figures.append(Figure.from_dict(data))
+        except (ValueError, TypeError, AttributeError):
+            continue
+    return figures
 
 
 class Feedback(models.Model):

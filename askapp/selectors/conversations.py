@@ -158,6 +158,7 @@ class RecentTurn:
     text: str
     status: str
     intent: dict[str, Any] | None  # a question's; None for an answer
+    figures: list[Any]  # an answer's figures: the results a later question may name
     withheld: bool  # its exchange cites what the asker may no longer see
 
 
@@ -172,7 +173,7 @@ class Recent:
 
 # A question's intent only: an answer's is never read back into a session, and decoding it
 # was a third of the read's cost.
-_TURN_COLUMNS = ("pk", "role", "text", "status", "question_intent", "withheld")
+_TURN_COLUMNS = ("pk", "role", "text", "status", "question_intent", "figures", "withheld")
 # What an ask needs of the conversation; the rest (title, counter, timestamps) stays deferred,
 # as converting two timestamps on each of the window's rows cost more than the query. Its id
 # is the one asked for, not read (nor converted) on every row.
@@ -193,9 +194,10 @@ def conversation_with_recent_turns(
     position) index, so the cost is the same for 2 turns or 2,000; the withheld mark is a
     subquery of the same statement, compiled to SQL once a process (askapp/selectors/
     compiled.py). Rows come as values, not model instances (a Turn and a Conversation per
-    row cost more than the query), and only the columns a session is rebuilt from: frozen
-    figures and sources stay in the database. A conversation without turns (or a window of
-    0) costs a second, small query.
+    row cost more than the query), and only the columns a session is rebuilt from (figures
+    among them: an answer's results are operands of later questions); frozen sources stay
+    in the database. A conversation without turns (or a window of 0) costs a second, small
+    query.
     """
     rows: list[tuple[Any, ...]] = []
     asked = _uuid(conversation_id)

@@ -21,7 +21,16 @@ from askapp.permissions import EVERYTHING
 from askapp.selectors.clearance import withheld
 from engine import Answer, ConversationSession, Figure
 
-WINDOW_FIELDS = ("conversation", "position", "role", "origin", "text", "status", "intent")
+WINDOW_FIELDS = (
+    "conversation",
+    "position",
+    "role",
+    "origin",
+    "text",
+    "status",
+    "intent",
+    "figures",
+)
 
 
 # --- the window an answer was given --------------------------------------------------------

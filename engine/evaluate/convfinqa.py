@@ -109,7 +109,12 @@ def score_turn(answer: Answer, gold: Any, question: str) -> str:
         return "wrong"
     computed = [f for f in answer.figures if f.kind == "computed"]
     candidates = computed[-1:] or list(answer.figures)
-    magnitude = bool(_DECREASE.search(question))
+    # The convention TAT-QA's scoring states (docs/evaluation.md): a table files a figure as
+    # negative where the gold states its amount, so an answer equal in magnitude counts when
+    # every fact it used is negative, or the question asked for a decrease.
+    facts = [f for f in answer.figures if f.kind == "fact"]
+    all_negative = bool(facts) and all(f.value < 0 for f in facts)
+    magnitude = bool(_DECREASE.search(question)) or all_negative
     if any(_equal(f.value, f.unit, target, magnitude) for f in candidates):
         return "correct"
     return "wrong"

@@ -122,6 +122,23 @@ def test_each_carried_slot_names_the_earlier_question_it_came_from() -> None:
         assert f'<a href="{first_page}">What was Apple&#x27;s revenue in FY2023?</a>' in row
 
 
+def test_the_figures_panel_says_how_each_computed_figure_was_computed() -> None:
+    kb = knowledge_base()
+    answer = ask("What was the change in Apple's revenue from FY2022 to FY2023?")
+    client, _ = reviewer_client()
+
+    figures = _panel(_page(client, answer), "figures")
+
+    rows = re.findall(r'<tr class="figure">(.*?)</tr>', figures, re.S)
+    change = next(row for row in rows if "computed" in row)
+    assert "<td>change</td>" in change
+    formula = re.search(r'<td class="formula">([^<]*)</td>', change)
+    assert formula is not None
+    for period in ("FY2022", "FY2023"):
+        assert f"Apple&#x27;s Revenue in {period}" in formula.group(1)
+        assert f"fact:{kb['facts'][period].pk}" in formula.group(1)
+
+
 def test_the_history_panel_shows_the_window_the_engine_was_given() -> None:
     knowledge_base()
     first = ask("What was Apple's revenue in FY2023?")

@@ -55,17 +55,17 @@ def test_the_compiled_read_gives_what_the_orm_gives(kind: str) -> None:
             Turn.objects.filter(conversation=conversation)
             .annotate(withheld=withheld(clearance))
             .order_by("position")
-            .values_list("pk", "role", "text", "status", "intent", "withheld")
+            .values_list("pk", "role", "text", "status", "intent", "figures", "withheld")
         )[-6:]
         # A question's intent comes back (it is its session slot); an answer's does not.
-        expected = [(*row[:4], row[4] if row[1] == "user" else None, row[5]) for row in expected]
+        expected = [(*row[:4], row[4] if row[1] == "user" else None, *row[5:]) for row in expected]
         assert [_fields(turn) for turn in recent.turns] == expected
         assert recent.conversation.pk == conversation.pk
         assert [t.withheld for t in recent.turns][2:4] == [clearance == PUBLIC_ONLY] * 2
 
 
 def _fields(turn: conversations.RecentTurn) -> tuple[Any, ...]:
-    return (turn.pk, turn.role, turn.text, turn.status, turn.intent, turn.withheld)
+    return (turn.pk, turn.role, turn.text, turn.status, turn.intent, turn.figures, turn.withheld)
 
 
 @pytest.mark.parametrize("kind", ["user", "visitor"])

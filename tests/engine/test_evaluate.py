@@ -136,6 +136,15 @@ def test_a_decrease_may_be_stated_as_a_positive_amount_only_when_asked_as_one() 
     assert score_turn(_computed("-4", "million"), 4, "what was the change?") == "wrong"
 
 
+def test_a_figure_filed_negative_may_match_its_amount_when_every_fact_is_negative() -> None:
+    def answer(*values: str) -> Answer:
+        facts = tuple(Figure("x", Decimal(v), "million", "fact", (f"fact:{v}",)) for v in values)
+        return Answer(text="x", status="found", figures=facts)
+
+    assert score_turn(answer("-544"), 544, "what were dividends paid?") == "correct"
+    assert score_turn(answer("-544", "602"), 544, "what were dividends paid?") == "wrong"
+
+
 def test_turn_kinds_and_table_operands_come_from_the_gold_program() -> None:
     printed = table_numbers([["", "2017", "2016"], ["debt", "$ 1,279", "( 26 )"]])
 

@@ -1,0 +1,550 @@
+"""The arithmetic grammar: what a question computes, over which operands, and the computing.
+
+Reading (the parser's side, the current question only). Beside the operation words the parser
+reads (change, ratio, sum, ...), a question may name:
+- a denominator phrase: "in relation to", "relative to", "as a percentage of", "portion of",
+  "divided by", "how many times": a ratio, or a share when a percent word is there;
+- an earlier result by its role: "that change", "this total", "the difference" used as an
+  operand, or a bare "this"/"that"/"it" beside an operation. The parser only notes the role;
+  the session finds the value among its own earlier answers (engine/session.py);
+- a constant operand: "less 100", "plus 50", "times 4", "a base of 100";
+- one nested step: a change inside a share ("the change from 2016 to 2017 as a percent of the
+  2016 value").
+The outer operation is the one named first: "the sum of the average backlog" is a sum.
+
+Computing (the renderer's side): `combine` takes operands (facts, earlier results,
+constants) and gives a computed Figure with its role and a formula that names each operand,
+its value and where it came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
+
+from engine.calc import PERCENT_UNIT, RATIO_UNIT
+from engine.numbers import format_value
+from engine.text import normalise_word
+from engine.types import Figure
+
+_PLACES = Decimal("0.000001")
+
+
+def _lexicon(text: str) -> frozenset[str]:
+    return frozenset(normalise_word(w) for w in text.split())
+
+
+def _norms(*phrases: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(normalise_word(w) for w in p.split()) for p in phrases)
+
+
+# Phrases after which the whole (the denominator) is named.
+DENOMINATOR = _norms(
+    "in relation to", "relative to", "as a percentage of", "as a percent of",
+    "as a portion of", "as a share of", "as a proportion of", "as a fraction of",
+    "percentage of", "percent of", "portion of", "share of", "proportion of", "fraction of",
+    "divided by", "how many times",
+)  # fmt: skip
+PERCENT_WORDS = frozenset(normalise_word(w) for w in ["percent", "percentage", "%", "pct"])
+# Role nouns an earlier result is named by, and the roles they name.
+ROLE_NOUNS = {
+    **dict.fromkeys(
+        _lexicon(
+            "change difference increase decrease decline variation variance rise drop "
+            "reduction fall"
+        ),
+        "change",
+    ),
+    **dict.fromkeys(map(normalise_word, ["total", "sum"]), "sum"),
+    **dict.fromkeys(map(normalise_word, ["average", "mean"]), "average"),
+    **dict.fromkeys(map(normalise_word, ["ratio", "proportion"]), "ratio"),
+    **dict.fromkeys(map(normalise_word, ["percentage", "share", "portion"]), "share"),
+    normalise_word("result"): "result",
+}  # fmt: skip
+# Nouns that name a result only beside a constant ("that value less 1"); elsewhere "this
+# number" may as well be the quantity the figure counts.
+_GENERIC = frozenset(map(normalise_word, ["amount", "value", "figure", "number"]))
+DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
+PRONOUNS = DEMONSTRATIVES | {"it"}
+_ADJECTIVES = frozenset(
+    map(normalise_word, ["net", "total", "combined", "overall", "annual", "same"])
+)
+# Words that only say "is a share of" once a denominator phrase is read.
+_SHARE_VERBS = frozenset(map(normalise_word, ["represent", "represents", "representing"]))
+# Operator words before a constant, and the operation each makes.
+_CONSTANT_OPERATORS = {
+    normalise_word(word): operation
+    for words, operation in (
+        ("less minus subtract base", "difference"),
+        ("plus add", "sum"),
+        ("times multiply multiplied", "product"),
+        ("divided", "ratio"),
+    )
+    for word in words.split()
+}
+_CONSTANT_FILLER = frozenset(
+    map(normalise_word, ["a", "an", "of", "by", "$", "the", "usd", "initial"])
+)
+_PRODUCT = frozenset(map(normalise_word, ["product", "multiplied", "multiply"]))
+_SUM_FIRST = frozenset(map(normalise_word, ["sum", "combined", "total", "add", "plus"]))
+_AVERAGE = frozenset(map(normalise_word, ["average", "mean", "avg"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What the grammar read beyond the operation words (all empty: nothing)."""
+
+    operation: str | None = None  # an operation the phrases decide (ratio, percent_of, ...)
+    referent: str = ""  # the role of an earlier result named as an operand
+    referent_first: bool = True  # the referent comes before the denominator phrase
+    constants: tuple[str, ...] = ()
+    nested: str = ""  # the inner operation of one nested step ("difference")
+    value: bool = False  # asks for a figure itself ("what was the 2008 value?")
+    # What else the question points back to: "period" ("in that same year"), "figure" ("that
+    # fair value", "this purchase price": a figure the conversation already named).
+    points_back: tuple[str, ...] = ()
+
+
+def read(norms: Sequence[str], used: list[bool]) -> Reading:
+    """Read the grammar's phrases, marking the words it took as used so they are neither a
+    metric nor loose words. Leaves `used` as it was when it reads nothing."""
+    before = list(used)
+    _operation_words(norms, used)
+    marker = _denominator(norms, used)
+    if marker is not None and _names_the_base(norms, used, marker[0]):
+        # "as a percentage of the original value": the earlier change over its own base.
+        return Reading("percent_change", "change", points_back=_points_back(norms, used))
+    constants, constant_operation = _constants(norms, used)
+    points = _points_back(norms, used)
+    including = _including(norms, used)
+    referent, at = _referent(norms, used, bool(constants))
+    if including is not None and not referent:
+        # "the sum including the 2013 value": the sum an earlier answer gave, plus a figure.
+        referent, at = ("sum" if free_sum(norms, used) else "result"), including
+    if marker is not None or referent:
+        for i, norm in enumerate(norms):
+            if norm in _SHARE_VERBS:
+                used[i] = True
+    free = {n for n, u in zip(norms, used, strict=True) if not u}
+    percent = bool(free & PERCENT_WORDS) or (marker is not None and marker[1])
+    operation: str | None = None
+    if marker is not None:
+        operation = "percent_of" if percent else "ratio"
+    elif constant_operation:
+        operation = constant_operation
+    elif _outer_is_sum(norms, used) or including is not None:
+        operation = "sum"
+    elif _asks_product(norms, used):
+        operation = "product"
+    elif referent:
+        operation = _operator_word(norms, used)  # "that plus the 2019 cost"
+    if not referent and operation is None and not constants and marker is None:
+        return _read_plain(norms, used, points)
+    if referent and operation is None and not (free & _OPERATION_HINTS):
+        # "what was that change?" names a result and asks nothing of it: not an operand.
+        used[:] = before
+        return _read_plain(norms, used, _points_back(norms, used))
+    nested = ""
+    if marker is not None and not referent and free & _CHANGE_WORDS:
+        if _periods_named(norms, used) >= 2:
+            nested = "difference"
+        else:
+            # "the net change over the 2008 value": one period, so the change is the one an
+            # earlier answer gave.
+            referent, at = "change", _take_first(norms, used, _CHANGE_WORDS)
+    # The whole is the operand right after the denominator phrase ("in relation to that
+    # change", "divided by this total"); a referent elsewhere is the part.
+    referent_first = not (
+        marker is not None
+        and at is not None
+        and at >= marker[0]
+        and all(n in ("the", "a", "an") for n in norms[marker[0] : at])
+    )
+    return Reading(operation, referent, referent_first, constants, nested, points_back=points)
+
+
+def _periods_named(norms: Sequence[str], used: list[bool]) -> int:
+    return len({n for n, u in zip(norms, used, strict=True) if u and n[0].isdigit()})
+
+
+def _take_first(norms: Sequence[str], used: list[bool], wanted: frozenset[str]) -> int | None:
+    for i, norm in enumerate(norms):
+        if norm in wanted and not used[i]:
+            used[i] = True
+            return i
+    return None
+
+
+def _read_plain(norms: Sequence[str], used: list[bool], points: tuple[str, ...]) -> Reading:
+    _operation_words(norms, used)
+    if _outer_is_sum(norms, used):
+        return Reading(operation="sum", points_back=points)
+    return Reading(value=_asks_value(norms, used), points_back=points)
+
+
+_TIME_NOUNS = frozenset(map(normalise_word, ["year", "period", "date", "quarter"]))
+_BASE_WORDS = frozenset(
+    map(
+        normalise_word,
+        ["original", "initial", "starting", "base", "earlier", "first", "previous", "prior"],
+    )
+)
+
+
+def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
+    """ "in that (same) year", "the same period": the period the conversation is on; a
+    demonstrative before an unlinked word ("that fair value"): a figure it named."""
+    points: list[str] = []
+    for i, norm in enumerate(norms):
+        if used[i] or norm not in (*DEMONSTRATIVES, "same"):
+            continue
+        k = i + 1
+        if k < len(norms) and norms[k] == "same":
+            k += 1
+        if k < len(norms) and norms[k] in _TIME_NOUNS and not any(used[i : k + 1]):
+            for j in range(i, k + 1):
+                used[j] = True
+            points.append("period")
+        elif norm != "same" and k < len(norms) and not used[k] and norms[k].isalpha():
+            points.append("figure")
+    return tuple(dict.fromkeys(points))
+
+
+def _names_the_base(norms: Sequence[str], used: list[bool], end: int) -> bool:
+    """After a denominator phrase, only words for the starting figure ("the original
+    value"), no figure or period of its own."""
+    rest = [(n, u) for n, u in zip(norms[end:], used[end:], strict=True)]
+    if any(u for _, u in rest):
+        return False
+    words = {n for n, _ in rest} - {"the", "a", "an", "its", "it"}
+    if not (words & _BASE_WORDS and words <= _BASE_WORDS | _GENERIC):
+        return False
+    used[end:] = [True] * (len(norms) - end)
+    return True
+
+
+def _asks_value(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The 2008 value", "the value in 2011": a figure itself, when no operation word is
+    there; an elliptical "and in 2008?" still continues a calculation."""
+    free = {n for n, u in zip(norms, used, strict=True) if not u}
+    if free & _OPERATION_HINTS:
+        return False
+    return any(n in _GENERIC for n in free)
+
+
+_NET = normalise_word("net")
+_ONE = frozenset({"one", normalise_word("ones")})
+_ONE_AFTER = frozenset(map(normalise_word, ["total", "other", "same", "former", "latter"]))
+_RATE_OF = frozenset(map(normalise_word, ["growth", "change", "increase", "decrease"]))
+_PAIR_NOUNS = frozenset(
+    map(normalise_word, ["values", "years", "periods", "amounts", "figures", "dates", "numbers"])
+)
+
+
+def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
+    """Words that belong to the operation, not to a metric: "net" in "the net change", and
+    "these two values" / "those two years" (the operands the conversation carries)."""
+    for i, norm in enumerate(norms):
+        following = norms[i + 1] if i + 1 < len(norms) else ""
+        if norm in _ONE and i > 0 and (used[i - 1] or norms[i - 1] in _ONE_AFTER):
+            used[i] = True  # "this 2002 one", "the total one": the figure named, again
+        if norm == _NET and following in _CHANGE_WORDS and not used[i]:
+            used[i] = True
+        if norm in _RATE_OF and following == "rate" and not used[i + 1]:
+            used[i + 1] = True  # "the growth rate": a percent change, not a metric's rate
+        if (
+            norm in ("these", "those", "both", "the")
+            and following == "two"
+            and i + 2 < len(norms)
+            and norms[i + 2] in _PAIR_NOUNS
+            and not any(used[i : i + 3])
+        ):
+            used[i : i + 3] = [True, True, True]
+
+
+def _including(norms: Sequence[str], used: list[bool]) -> int | None:
+    """ "the sum including X", "that total including X": X is added to an earlier sum (a
+    label may hold the word too: "cash including restricted cash")."""
+    sums = any(n in ("sum", "total") and not u for n, u in zip(norms, used, strict=True))
+    for i, norm in enumerate(norms):
+        if norm == "including" and not used[i] and sums:
+            used[i] = True
+            return i
+    return None
+
+
+def free_sum(norms: Sequence[str], used: list[bool]) -> bool:
+    """A sum or total word the question still holds ("the sum including ...")."""
+    for i, norm in enumerate(norms):
+        if norm in ("sum", "total") and not used[i]:
+            used[i] = True
+            return True
+    return False
+
+
+_CHANGE_WORDS = frozenset(
+    map(normalise_word, ["change", "difference", "increase", "decrease", "growth", "variation"])
+)
+_OPERATION_HINTS = (
+    _CHANGE_WORDS | PERCENT_WORDS | _AVERAGE | _PRODUCT
+    | frozenset(map(normalise_word, ["ratio", "sum", "total", "combined", "growth", "cagr"]))
+)  # fmt: skip
+
+
+def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | None:
+    """Where the first denominator phrase ends, and whether it is a percent phrase."""
+    for start in range(len(norms)):
+        if norms[start] == "over" and not used[start] and _period_follows(norms, used, start + 1):
+            used[start] = True  # "the net change over the 2008 value"
+            return start + 1, False
+        for phrase in DENOMINATOR:
+            end = start + len(phrase)
+            if tuple(norms[start:end]) == phrase and not any(used[start:end]):
+                for i in range(start, end):
+                    used[i] = True
+                return end, bool(set(phrase) & PERCENT_WORDS)
+    return None
+
+
+def _period_follows(norms: Sequence[str], used: list[bool], at: int) -> bool:
+    while at < len(norms) and norms[at] in ("the", "this", "that"):
+        at += 1
+    # A period as read ("2008", "FY 2021" as two words): used, and a number there.
+    if at >= len(norms) or not used[at]:
+        return False
+    word, after = norms[at], norms[at + 1] if at + 1 < len(norms) else ""
+    return word[0].isdigit() or (len(word) <= 2 and after[:1].isdigit())
+
+
+def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...], str]:
+    """Numbers that are operands ("less 100", "a base of 100"), not periods."""
+    found: list[str] = []
+    operation = ""
+    for i, norm in enumerate(norms):
+        if used[i] or not norm[0].isdigit():
+            continue
+        j = i - 1
+        while j >= 0 and norms[j] in _CONSTANT_FILLER:
+            j -= 1
+        word = norms[j] if j >= 0 else ""
+        if word not in _CONSTANT_OPERATORS:
+            continue
+        value = norm.replace(",", "")
+        try:
+            Decimal(value)
+        except InvalidOperation:
+            continue
+        if j >= 1 and norms[j - 1][0].isdigit() and not used[j - 1] and not found:
+            found.append(norms[j - 1].replace(",", ""))  # "45 times 4": both are operands
+            used[j - 1] = True
+        found.append(value)
+        operation = operation or _CONSTANT_OPERATORS[word]
+        # The constant's own noun ("an initial $100 investment") goes with it.
+        last = i + 1 if i + 1 < len(norms) and norms[i + 1].isalpha() else i
+        for k in range(j, last + 1):
+            used[k] = True
+    return tuple(found), operation
+
+
+def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[str, int | None]:
+    """An earlier result named as an operand: a demonstrative and a role noun ("that net
+    change", "this total"), or a bare pronoun ("what percentage does this represent?")."""
+    for i, norm in enumerate(norms):
+        if used[i] or norm not in PRONOUNS:
+            continue
+        k = i + 1
+        while k < len(norms) and norms[k] in _ADJECTIVES and not used[k]:
+            k += 1
+        following = norms[k] if k < len(norms) else ""
+        named = ROLE_NOUNS.get(following) or (
+            "result" if constants and following in _GENERIC else ""
+        )
+        if norm != "it" and named and not used[k]:
+            for j in range(i, k + 1):
+                used[j] = True
+            return named, i
+        if k == i + 1 and following in _AFTER_PRONOUN:
+            used[i] = True
+            return "result", i
+    return "", None
+
+
+# A bare pronoun stands for a result when a verb or a function word follows it ("what
+# percentage does this represent", "what is that less 100"); before a noun ("this price",
+# "that year") it only points at a figure or a period of its own.
+_AFTER_PRONOUN = frozenset(
+    map(
+        normalise_word,
+        [
+            "represent",
+            "represents",
+            "is",
+            "was",
+            "be",
+            "as",
+            "in",
+            "of",
+            "to",
+            "plus",
+            "less",
+            "minus",
+            "times",
+            "divided",
+            "over",
+            "compared",
+            "than",
+            "and",
+            "by",
+            "when",
+            "if",
+            "then",
+        ],
+    )
+) | {""}
+
+
+_NOT_ALONE = frozenset(map(normalise_word, ["times", "base", "initial", "divided"]))
+
+
+def _operator_word(norms: Sequence[str], used: list[bool]) -> str | None:
+    for i, norm in enumerate(norms):
+        # "times" alone is also "during this time": only "plus", "less", "minus" ... here.
+        if not used[i] and norm in _CONSTANT_OPERATORS and norm not in _NOT_ALONE:
+            used[i] = True
+            return _CONSTANT_OPERATORS[norm]
+    return None
+
+
+def _asks_product(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The product of", "multiplied by": never the word alone ("product revenue")."""
+    for i, norm in enumerate(norms[:-1]):
+        if not used[i] and norm in _PRODUCT and norms[i + 1] in ("of", "by"):
+            return True
+    return False
+
+
+def _outer_is_sum(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The sum of the average X": a sum word before an average word is the outer sum."""
+    first_sum = next((i for i, n in enumerate(norms) if n in _SUM_FIRST and not used[i]), None)
+    first_average = next((i for i, n in enumerate(norms) if n in _AVERAGE and not used[i]), None)
+    return first_sum is not None and first_average is not None and first_sum < first_average
+
+
+# -- computing -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    """One operand of a computation: a fact, an earlier result or a constant."""
+
+    label: str  # "Company's revenue in FY2016", "the change from your 3rd question", "100"
+    value: Decimal
+    unit: str  # "" for a constant: it takes the other operand's unit
+    sources: tuple[str, ...] = ()
+    role: str = "fact"  # fact, constant, or the role of an earlier result
+
+    @classmethod
+    def constant(cls, text: str) -> Operand:
+        return cls(text, Decimal(text), "", (), "constant")
+
+    @classmethod
+    def of_figure(cls, figure: Figure, where: str) -> Operand:
+        role = figure.role_or_kind
+        label = f"the {role} {where}" if role != "fact" else figure.label
+        return cls(label, figure.value, figure.unit, figure.sources, role)
+
+    def written(self) -> str:
+        shown = format_value(self.value, self.unit) if self.unit else str(self.value)
+        if self.role == "constant":
+            return shown
+        cited = f" [{', '.join(self.sources)}]" if self.sources else ""
+        return f"{self.label} ({shown}){cited}"
+
+
+ROLES = {
+    "difference": "change",
+    "percent_change": "percent change",
+    "ratio": "ratio",
+    "percent_of": "share",
+    "sum": "sum",
+    "average": "average",
+    "product": "product",
+}
+_SIGNS = {"difference": " − ", "ratio": " ÷ ", "percent_of": " ÷ ", "sum": " + ",
+          "product": " × "}  # fmt: skip
+
+
+def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
+    """The computed figure, or None when these operands cannot be combined that way (units
+    that differ, a zero denominator, an operation the grammar has no reading for)."""
+    if len(operands) < 2 or operation not in ROLES:
+        return None
+    units = {o.unit for o in operands if o.role != "constant"}
+    unit = next(iter(units)) if len(units) == 1 else ""
+    with localcontext() as ctx:
+        ctx.prec = 34
+        try:
+            result = _value(operation, [o.value for o in operands], units)
+        except (DivisionByZero, InvalidOperation):
+            return None
+    if result is None:
+        return None
+    value, unit = _unit(operation, result, unit)
+    formula = _formula(operation, operands)
+    sources = tuple(dict.fromkeys(s for o in operands for s in o.sources))
+    role = ROLES[operation]
+    return Figure(
+        label=role, value=value, unit=unit, kind="computed", sources=sources,
+        display=format_value(value, unit), role=role, formula=formula,
+    )  # fmt: skip
+
+
+def _value(operation: str, values: list[Decimal], units: set[str]) -> Decimal | None:
+    if operation in ("ratio", "percent_of"):
+        if len(values) != 2 or values[1] == 0:
+            return None
+        return values[0] / values[1]
+    if len(units) > 1:
+        return None  # adding or subtracting amounts of different units
+    if operation == "sum":
+        return sum(values, Decimal(0))
+    if operation == "average":
+        return sum(values, Decimal(0)) / len(values)
+    if operation == "product":
+        product = Decimal(1)
+        for value in values:
+            product *= value
+        return product
+    if len(values) != 2:
+        return None
+    if operation == "difference":
+        return values[0] - values[1]
+    if operation == "percent_change":
+        return None if values[0] == 0 else (values[1] - values[0]) / abs(values[0]) * 100
+    return None
+
+
+def _unit(operation: str, value: Decimal, unit: str) -> tuple[Decimal, str]:
+    if operation == "ratio":
+        return _round(value), RATIO_UNIT
+    if operation == "percent_of":
+        return _round(value * 100), PERCENT_UNIT
+    if operation == "percent_change":
+        return _round(value), PERCENT_UNIT
+    return _round(value), unit
+
+
+def _formula(operation: str, operands: Sequence[Operand]) -> str:
+    if operation == "percent_change":
+        first, second = operands[0].written(), operands[1].written()
+        return f"({second} − {first}) ÷ {first} × 100"
+    if operation == "average":
+        return f"({' + '.join(o.written() for o in operands)}) ÷ {len(operands)}"
+    text = _SIGNS[operation].join(o.written() for o in operands)
+    return f"{text} × 100" if operation == "percent_of" else text
+
+
+def _round(value: Decimal) -> Decimal:
+    rounded = value.quantize(_PLACES)
+    return rounded.normalize() if rounded != rounded.to_integral() else rounded.to_integral()
