@@ -3,7 +3,8 @@ metrics, facts and documents, so an ask learns whether its cached vocabulary is 
 reading one row instead of counting four tables (askapp/store.py, docs/adr/0034).
 
 The table is not a Django model on purpose: Django's flush (between transactional tests)
-leaves it alone, so the number never goes back to one it had before. The triggers bump it
+leaves it alone. Each write sets a number not used before (see BUMP), so a rollback, which
+restores the old number with the old data, never leads to a number that named other data. The triggers bump it
 in the writing transaction, so the new number becomes visible with the data it counts:
 SQLite fires them per row (one writer at a time there), PostgreSQL per statement, TRUNCATE
 included.
@@ -14,7 +15,14 @@ from django.db import migrations
 TABLE = "askapp_knowledge_version"
 WATCHED = ("askapp_entity", "askapp_metric", "askapp_fact", "askapp_document")
 OPERATIONS = ("INSERT", "UPDATE", "DELETE")
-BUMP = f"UPDATE {TABLE} SET version = version + 1 WHERE id = 1"
+# A write sets a number never used before, even one a rolled-back transaction held (a
+# process that read its own uncommitted writes may have cached under it): a sequence on
+# PostgreSQL (sequences ignore rollbacks), a random 63-bit number on SQLite.
+SEQUENCE = "askapp_knowledge_version_seq"
+BUMP = {
+    "sqlite": f"UPDATE {TABLE} SET version = abs(random()) WHERE id = 1",
+    "postgresql": f"UPDATE {TABLE} SET version = nextval('{SEQUENCE}') WHERE id = 1",
+}
 PG_FUNCTION = "askapp_knowledge_changed"
 
 
@@ -31,10 +39,11 @@ def create(apps, schema_editor):
         for table in WATCHED:
             for operation in OPERATIONS:
                 run(f"CREATE TRIGGER {sqlite_trigger(table, operation)} AFTER {operation} "
-                    f"ON {table} BEGIN {BUMP}; END")  # fmt: skip
+                    f"ON {table} BEGIN {BUMP[vendor]}; END")  # fmt: skip
     elif vendor == "postgresql":
+        run(f"CREATE SEQUENCE {SEQUENCE} START 2")
         run(f"CREATE FUNCTION {PG_FUNCTION}() RETURNS trigger LANGUAGE plpgsql AS "
-            f"$$ BEGIN {BUMP}; RETURN NULL; END $$")  # fmt: skip
+            f"$$ BEGIN {BUMP[vendor]}; RETURN NULL; END $$")  # fmt: skip
         for table in WATCHED:
             run(f"CREATE TRIGGER {PG_FUNCTION} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE "
                 f"ON {table} FOR EACH STATEMENT EXECUTE FUNCTION {PG_FUNCTION}()")  # fmt: skip
@@ -52,6 +61,7 @@ def drop(apps, schema_editor):
         for table in WATCHED:
             run(f"DROP TRIGGER IF EXISTS {PG_FUNCTION} ON {table}")
         run(f"DROP FUNCTION IF EXISTS {PG_FUNCTION}()")
+        run(f"DROP SEQUENCE IF EXISTS {SEQUENCE}")
     run(f"DROP TABLE {TABLE}")
 
 
