@@ -23,6 +23,7 @@ from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
 from askapp.models import INTERNAL_CLEARANCE_PERMISSION
+from askapp.selectors.compiled import CompiledRead, Slot
 
 CLEARANCE_ATTRIBUTE = "may_view_internal"
 
@@ -74,13 +75,15 @@ class ClearanceBackend(ModelBackend):
     """Django's ModelBackend; a session's user comes with its clearance (one query)."""
 
     def get_user(self, user_id: Any) -> Any:
-        users = get_user_model()._default_manager.annotate(
-            **{CLEARANCE_ATTRIBUTE: may_view_internal()}
-        )
+        user_model = get_user_model()
         try:
-            user = users.get(pk=user_id)
-        except get_user_model().DoesNotExist:
+            rows = _user_read(user_model._default_manager.db).rows(user=user_id)
+        except (TypeError, ValueError):  # a session holding an id no user could have
             return None
+        if not rows:
+            return None
+        user = _instance(user_model, rows[0][:-1])
+        setattr(user, CLEARANCE_ATTRIBUTE, rows[0][-1])
         return user if self.user_can_authenticate(user) else None
 
 
@@ -88,12 +91,50 @@ class TokenAuthentication(authentication.TokenAuthentication):
     """DRF's token authentication; the token's user comes with its clearance (one query)."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        tokens = Token.objects.select_related("user").annotate(clearance=may_view_internal())
-        try:
-            token = tokens.get(key=key)
-        except Token.DoesNotExist:
-            raise exceptions.AuthenticationFailed("Invalid token.") from None
-        if not token.user.is_active:
+        rows = _token_read(Token.objects.db).rows(key=key)
+        if not rows:
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        width = len(Token._meta.concrete_fields)
+        token = _instance(Token, rows[0][:width])
+        user = _instance(get_user_model(), rows[0][width:-1])
+        if not user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
-        setattr(token.user, CLEARANCE_ATTRIBUTE, token.clearance)  # type: ignore[attr-defined]
-        return token.user, token
+        setattr(user, CLEARANCE_ATTRIBUTE, rows[0][-1])
+        token.user = user
+        return user, token
+
+
+# Both reads are compiled to SQL once a process (askapp/selectors/compiled.py): building the
+# queryset with its clearance column cost a request more than the query.
+_SOME_USER = -(2**31) + 11
+_SOME_KEY = "\x00a token"
+
+
+@functools.lru_cache(maxsize=4)
+def _user_read(using: str) -> CompiledRead:
+    """A user by id, every column, and whether they may view INTERNAL material."""
+    user_model = get_user_model()
+    users = user_model._default_manager.using(using).filter(pk=_SOME_USER)
+    columns = [field.name for field in user_model._meta.concrete_fields]
+    queryset = users.annotate(**{CLEARANCE_ATTRIBUTE: may_view_internal()}).values_list(
+        *columns, CLEARANCE_ATTRIBUTE
+    )
+    return CompiledRead(queryset, {"user": Slot(_SOME_USER, user_model._meta.pk)})
+
+
+@functools.lru_cache(maxsize=4)
+def _token_read(using: str) -> CompiledRead:
+    """A token by key, every column of it and of its user, and the user's clearance."""
+    tokens = Token.objects.using(using).filter(key=_SOME_KEY)
+    user_columns = [f"user__{f.name}" for f in get_user_model()._meta.concrete_fields]
+    token_columns = [field.name for field in Token._meta.concrete_fields]
+    queryset = tokens.annotate(clearance=may_view_internal()).values_list(
+        *token_columns, *user_columns, "clearance"
+    )
+    return CompiledRead(queryset, {"key": Slot(_SOME_KEY, Token._meta.pk)})
+
+
+def _instance(model: Any, values: tuple[Any, ...]) -> Any:
+    """A model instance from a row holding each of its concrete columns, in order."""
+    names = [field.attname for field in model._meta.concrete_fields]
+    return model.from_db(model._default_manager.db, names, values)

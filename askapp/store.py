@@ -14,20 +14,28 @@ from askapp.models import Chunk, Classification, Document, Entity, Fact, Metric
 from askapp.selectors.clearance import naming_levels, term_classification
 
 _KNOWN = frozenset(Classification.values)
+VERSIONED = ("sqlite", "postgresql")  # the databases askapp/migrations/0007 puts triggers on
+VERSION_SQL = "SELECT version FROM askapp_knowledge_version WHERE id = 1"
+_COUNTING_PROBE = "SELECT " + ", ".join(
+    f"(SELECT count(*) FROM {t}), (SELECT max(updated) FROM {t})"
+    for t in ("askapp_entity", "askapp_metric", "askapp_fact", "askapp_document")
+)
 SERIES_CACHED = 4096
 
 
 class DatabaseStore:
     """Entities, metrics, facts and passages from the database, as engine values.
 
-    The vocabulary is cached per store and checked with one cheap probe per call (row counts
-    and the latest `updated` of entities, metrics, facts and documents, in a single query): a
-    question costs one small query instead of three full reads, and any import, admin edit or delete
-    is seen by the very next question, in every process, with no cross-process signal.
-    Writes that bypass `updated` (a raw queryset update of aliases) are caught by a full
-    re-read at most every `refresh_after` seconds. Each name comes with the least restrictive
-    classification among the facts and documents naming it (askapp/selectors/clearance.py),
-    read with the names, so the engine keeps a name from askers who may not learn it.
+    The vocabulary is cached per store and checked with one cheap probe per call: the
+    knowledge base's version, one row the database itself bumps in every transaction that
+    writes entities, metrics, facts or documents (triggers, askapp/migrations/0007). A
+    question costs one primary-key read instead of three full reads, and any import, admin
+    edit, queryset update or delete is seen by the very next question, in every process,
+    with no cross-process signal. A write the triggers would miss (they were dropped) is
+    caught by a full re-read at most every `refresh_after` seconds. Each name comes with the
+    least restrictive classification among the facts and documents naming it
+    (askapp/selectors/clearance.py), read with the names, so the engine keeps a name from
+    askers who may not learn it.
     """
 
     def __init__(
@@ -42,11 +50,11 @@ class DatabaseStore:
         self.clock = clock
         self._lock = threading.Lock()
         self._vocabulary: engine.Vocabulary | None = None
-        self._probe: tuple[object, ...] | None = None
+        self._probe: object = None
         self._loaded_at = 0.0
-        # Each (entity, metric) series read since the last probe change. The probe (counts
-        # and latest `updated` of entities, metrics and facts) runs at the start of every
-        # question, so a fact edited anywhere is read afresh by the next question.
+        # Each (entity, metric) series read since the last probe change. The probe (the
+        # knowledge base's version) runs at the start of every question, so a fact edited
+        # anywhere is read afresh by the next question.
         self._series: OrderedDict[tuple[str, str], list[engine.Fact]] = OrderedDict()
 
     # vocabulary
@@ -63,21 +71,19 @@ class DatabaseStore:
             self._series.clear()  # the same probe that says the names changed covers facts
         return vocabulary
 
-    def _read_probe(self) -> tuple[object, ...]:
+    def _read_probe(self) -> object:
+        """The knowledge base's version, which the database bumps in every transaction that
+        writes entities, metrics, facts or documents (askapp/migrations/0007). On a database
+        without those triggers: the tables' counts and latest `updated`."""
         from django.db import connections
 
-        # Documents too: a document naming a company decides who may learn that name.
-        tables = (
-            Entity._meta.db_table,
-            Metric._meta.db_table,
-            Fact._meta.db_table,
-            Document._meta.db_table,
-        )
-        parts = ", ".join(
-            f"(SELECT count(*) FROM {t}), (SELECT max(updated) FROM {t})" for t in tables
-        )
-        with connections[self.using].cursor() as cursor:
-            cursor.execute(f"SELECT {parts}")
+        connection = connections[self.using]
+        with connection.cursor() as cursor:
+            if connection.vendor in VERSIONED:
+                cursor.execute(VERSION_SQL)
+                row = cursor.fetchone()
+                return row[0] if row else object()  # no version row: never the same twice
+            cursor.execute(_COUNTING_PROBE)
             return tuple(cursor.fetchone())
 
     def _read_vocabulary(self) -> engine.Vocabulary:

@@ -5,6 +5,8 @@
     python -m bench --postgres URL       the same on PostgreSQL (a fresh <name>_bench database)
     python -m bench soak --postgres URL  50 clients in their own conversations for 10 minutes,
                                          once per connection setting (bench/soak.py)
+    python -m bench profile              what one ask costs in-process, and a cProfile of it
+                                         (bench/profile.py; --asks, --turns)
     python -m bench retrieval --postgres URL
                                          passage search at 1,000,000 chunks on PostgreSQL
                                          (bench/bench_search.py --postgres)
@@ -31,7 +33,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         prog="python -m bench", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("mode", nargs="?", default="serve", choices=("serve", "soak", "retrieval"))
+    modes = ("serve", "soak", "retrieval", "profile")
+    parser.add_argument("mode", nargs="?", default="serve", choices=modes)
     parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL server (any database "
                         "on it: the bench makes its own beside it)")  # fmt: skip
     parser.add_argument("--client", default="auto", choices=("auto", "wrk", "python"))
@@ -49,6 +52,9 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--sizes", default="1000000", help="retrieval: chunk counts")
     parser.add_argument("--keep", action="store_true", help="retrieval: reuse its database")
+    parser.add_argument("--asks", type=int, default=500, help="profile: asks of each kind")
+    parser.add_argument("--turns", type=int, default=200, help="profile: the long conversation")
+    parser.add_argument("--top", type=int, default=40, help="profile: functions printed")
     args = parser.parse_args()
 
     if args.mode == "retrieval":
@@ -65,6 +71,13 @@ def main() -> None:
         folder = Path(scratch)
         print("Preparing the demo database (migrate, load_demo) ...", flush=True)
         template = demo_database(folder)
+        if args.mode == "profile":
+            from bench import profile
+            from tests.live import copy_database
+
+            database = copy_database(template, folder / "profile")
+            profile.run(database=database, asks=args.asks, turns=args.turns, top=args.top)
+            return
         if args.mode == "soak":
             from bench import soak
 

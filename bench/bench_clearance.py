@@ -8,7 +8,7 @@ then times, as medians of repeated runs and as ratios to the plain query they ex
 - the DatabaseStore's vocabulary read with each name's classification (once per change of the
   knowledge base, not per question) against reading the names alone;
 - the chat page's company list for a PUBLIC reader against listing every entity;
-- the per-question probe (its documents' count and latest update are new) against the old one.
+- the per-question probe (one row the database keeps, ADR 0034) against counting the tables.
 An ask runs no extra query for the rule (the withheld mark is a subquery of the recent-turns
 read): tests/service/api/test_api_ask_queries.py holds its count.
 """
@@ -124,7 +124,7 @@ def _report(args: argparse.Namespace) -> None:
         ("company list: PUBLIC reader",
          _median(lambda: list(visible_entities(clearance=public)), args.repeat)),
         ("probe: entities, metrics, facts", _median(old_probe, args.repeat * 3)),
-        ("probe: and documents", _median(store._read_probe, args.repeat * 3)),
+        ("probe: the version row (ADR 0034)", _median(store._read_probe, args.repeat * 3)),
     ]  # fmt: skip
     for index, (label, seconds) in enumerate(rows):
         ratio = f"  x{seconds / rows[index - 1][1]:.2f}" if index % 2 else ""

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, When
 
 from askapp.errors import Invalid, NotFound
 from askapp.models import Conversation, Entity, Feedback, Turn
 from askapp.owners import Owner
 from askapp.permissions import PUBLIC_ONLY
 from askapp.selectors.clearance import turns_shown, visible_entities, withheld
+from askapp.selectors.compiled import CompiledRead, Slot
 
 
 def conversation_list(
@@ -154,7 +157,7 @@ class RecentTurn:
     role: str
     text: str
     status: str
-    intent: dict[str, Any]
+    intent: dict[str, Any] | None  # a question's; None for an answer
     figures: list[Any]  # an answer's figures: the results a later question may name
     withheld: bool  # its exchange cites what the asker may no longer see
 
@@ -168,10 +171,13 @@ class Recent:
     turns: list[RecentTurn]
 
 
-_TURN_COLUMNS = ("pk", "role", "text", "status", "intent", "figures", "withheld")
+# A question's intent only: an answer's is never read back into a session, and decoding it
+# was a third of the read's cost.
+_TURN_COLUMNS = ("pk", "role", "text", "status", "question_intent", "figures", "withheld")
 # What an ask needs of the conversation; the rest (title, counter, timestamps) stays deferred,
-# as converting two timestamps on each of the window's rows cost more than the query.
-_CONVERSATION_FIELDS = ("id", "owner_id", "visitor", "scope_id")
+# as converting two timestamps on each of the window's rows cost more than the query. Its id
+# is the one asked for, not read (nor converted) on every row.
+_CONVERSATION_FIELDS = ("owner_id", "visitor", "scope_id")
 
 
 def conversation_with_recent_turns(
@@ -186,21 +192,18 @@ def conversation_with_recent_turns(
 
     One query: the turns come with their conversation joined, through the (conversation,
     position) index, so the cost is the same for 2 turns or 2,000; the withheld mark is a
-    subquery of the same statement. Rows come as values, not model instances (a Turn and a
-    Conversation per row cost more than the query), and only the columns a session is rebuilt
-    from (figures among them: an answer's results are operands of later questions); frozen
-    sources stay in the database. A conversation without turns (or a
-    window of 0) costs a second, small query.
+    subquery of the same statement, compiled to SQL once a process (askapp/selectors/
+    compiled.py). Rows come as values, not model instances (a Turn and a Conversation per
+    row cost more than the query), and only the columns a session is rebuilt from (figures
+    among them: an answer's results are operands of later questions); frozen sources stay
+    in the database. A conversation without turns (or a window of 0) costs a second, small
+    query.
     """
     rows: list[tuple[Any, ...]] = []
+    asked = _uuid(conversation_id)
     if limit > 0:
-        turns = Turn.objects.filter(owner.turns(), conversation_id=_uuid(conversation_id))
-        columns = (*_TURN_COLUMNS, *(f"conversation__{f}" for f in _CONVERSATION_FIELDS))
-        rows = list(
-            turns.annotate(withheld=withheld(clearance))
-            .order_by("-position")
-            .values_list(*columns, "conversation__scope__name")[:limit]
-        )
+        read = _recent_turns_read(owner.user_id is not None, clearance, limit, Turn.objects.db)
+        rows = read.rows(owner=owner.user_id or owner.visitor, conversation=asked)
     if not rows:
         conversation = conversation_get(owner=owner, conversation_id=conversation_id)
         scope = conversation.scope.name if conversation.scope_id else None
@@ -208,10 +211,42 @@ def conversation_with_recent_turns(
     width = len(_TURN_COLUMNS)
     newest = rows[0]
     conversation = Conversation.from_db(
-        Turn.objects.db, list(_CONVERSATION_FIELDS), newest[width:-1]
+        Turn.objects.db, ["id", *_CONVERSATION_FIELDS], (asked, *newest[width:-1])
     )
     turns_oldest_first = [RecentTurn(*row[:width]) for row in reversed(rows)]
     return Recent(conversation, newest[-1], turns_oldest_first)
+
+
+_QUESTION_INTENT = Case(
+    When(role=Turn.Role.USER, then=F("intent")), output_field=Turn._meta.get_field("intent")
+)
+# Stand-ins the recent-turns read is compiled with, replaced by each call's own values.
+_SOME_USER = -(2**31) + 7
+_SOME_VISITOR = "\x00a visitor"
+_SOME_CONVERSATION = uuid.UUID("5e471ce1-0000-4000-8000-00000000c0de")
+
+
+@functools.lru_cache(maxsize=64)
+def _recent_turns_read(
+    by_user: bool, clearance: frozenset[str], limit: int, using: str
+) -> CompiledRead:
+    """The recent-turns statement for one kind of owner, clearance and window, compiled once."""
+    owner = Owner(user_id=_SOME_USER) if by_user else Owner(visitor=_SOME_VISITOR)
+    turns = Turn.objects.using(using).filter(owner.turns(), conversation_id=_SOME_CONVERSATION)
+    columns = (*_TURN_COLUMNS, *(f"conversation__{f}" for f in _CONVERSATION_FIELDS))
+    queryset = (
+        turns.annotate(withheld=withheld(clearance), question_intent=_QUESTION_INTENT)
+        .order_by("-position")
+        .values_list(*columns, "conversation__scope__name")[:limit]
+    )
+    owner_field = get_user_model()._meta.pk if by_user else Conversation._meta.get_field("visitor")
+    return CompiledRead(
+        queryset,
+        {
+            "owner": Slot(_SOME_USER if by_user else _SOME_VISITOR, owner_field),
+            "conversation": Slot(_SOME_CONVERSATION, Conversation._meta.pk),
+        },
+    )
 
 
 def turn_get(*, owner: Owner, turn_id: uuid.UUID | str) -> Turn:

@@ -32,6 +32,7 @@ from askapp.models import Conversation, SessionTurn, Turn, session_from_turns
 from askapp.owners import Owner
 from askapp.selectors.conversations import conversation_with_recent_turns
 from askapp.services.citations import new_answer_citations_record
+from askapp.services.inserts import insert_new
 from askapp.writer import one_writer
 from engine import Answer, ConversationSession, Engine, EngineError, Event, StoreError
 
@@ -273,7 +274,7 @@ def _write(
         if prepared.is_new:
             conversation.title = title
             conversation.last_position = len(turns)
-            conversation.save(force_insert=True)
+            insert_new([conversation])
             first = 1
         else:
             last = _take_positions(conversation.pk, count=len(turns), title=title)
@@ -281,7 +282,7 @@ def _write(
         for offset, turn in enumerate(turns):
             turn.conversation = conversation
             turn.position = first + offset
-        Turn.objects.bulk_create(turns)
+        insert_new(turns)
         if cited_by is not None and cited_by.sources:
             new_answer_citations_record(turn=cited_by)
     prepared.is_new = False

@@ -59,3 +59,30 @@ def test_a_bad_value_stops_start_up_naming_the_variable(env: dict[str, str], mes
 def test_good_values_start() -> None:
     started = _start(DEBUG="true", ASKAPP_HISTORY_TURNS="5", DATABASE_URL="sqlite:///:memory:")
     assert started.stdout.strip() == "started", started.stderr
+
+
+CONN_MAX_AGE = (
+    "import django; django.setup(); from django.db import connection; "
+    "print(connection.settings_dict['CONN_MAX_AGE'])"
+)
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"DATABASE_URL": "sqlite:///:memory:"}, "600"),  # a thread keeps its connection
+        ({"DATABASE_URL": "sqlite:///:memory:", "CONN_MAX_AGE": "0"}, "0"),
+        ({"DATABASE_URL": "postgres://u@127.0.0.1:1/x", "CONN_MAX_AGE": "60"}, "0"),  # pooled
+    ],
+)
+def test_connections_are_kept_on_sqlite_and_pooled_on_postgresql(
+    env: dict[str, str], expected: str
+) -> None:
+    inherited = {k: v for k, v in os.environ.items() if k != "CONN_MAX_AGE"}
+    environment = {**inherited, "DJANGO_SETTINGS_MODULE": "project.settings", **env}
+    environment.setdefault("SECRET_KEY", "settings-test-key")
+    started = subprocess.run(
+        [sys.executable, "-c", CONN_MAX_AGE], cwd=ROOT, env=environment,
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert started.stdout.strip() == expected, started.stderr

@@ -5,10 +5,11 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.db import connection, transaction
 
 from askapp.models import Document, Entity, Fact
 from askapp.services.knowledge import document_chunks_rebuild
-from askapp.store import DatabaseStore
+from askapp.store import VERSION_SQL, DatabaseStore
 from engine import types as et
 from engine.store import KnowledgeStore
 from tests.factories import DocumentFactory, EntityFactory, FactFactory, MetricFactory
@@ -103,15 +104,72 @@ def test_version_changes_when_the_vocabulary_changes(apple, revenue, change):
     assert after != before
 
 
-def test_a_write_that_bypasses_updated_is_seen_after_the_refresh_interval(apple):
+def test_a_queryset_update_that_leaves_updated_alone_is_seen_by_the_next_question(apple):
+    store = DatabaseStore()
+    store.vocabulary()
+    Entity.objects.filter(pk=apple.pk).update(aliases=["Cupertino"])  # leaves `updated` alone
+    # No fact or document names Apple here, so its name carries no classification.
+    assert store.vocabulary().entities == (et.Term("Apple", ("Cupertino",), ""),)
+
+
+def test_the_probe_reads_the_version_row_not_the_tables(apple, django_assert_num_queries):
+    store = DatabaseStore()
+    store.vocabulary()
+    with django_assert_num_queries(1) as captured:
+        store.vocabulary()
+    (probe,) = captured.captured_queries
+    assert "askapp_knowledge_version" in probe["sql"]
+    assert "count(" not in probe["sql"].lower()
+
+
+def test_every_write_to_the_knowledge_tables_moves_the_version(apple, revenue):
+    seen = [_version()]
+    fact(apple, revenue, "FY2023", "1")
+    seen.append(_version())
+    Fact.objects.update(value=Decimal("2"))
+    seen.append(_version())
+    DocumentFactory(key="note", body="text", source="")
+    seen.append(_version())
+    Fact.objects.all().delete()
+    seen.append(_version())
+    assert len(set(seen)) == len(seen)  # a new number with each write
+
+
+def test_a_rolled_back_write_never_leaves_its_number_to_other_data(apple, revenue):
+    store = DatabaseStore()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        fact(apple, revenue, "FY2023", "1")
+        store.vocabulary()  # probed: the uncommitted number
+        assert store.find_facts(entity="Apple", metric="Revenue")[0].value == Decimal("1")
+        raise RuntimeError("roll back")
+    fact(apple, revenue, "FY2023", "2")  # the same kind of write again
+    store.vocabulary()
+    assert store.find_facts(entity="Apple", metric="Revenue")[0].value == Decimal("2")
+
+
+def _version() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(VERSION_SQL)
+        return int(cursor.fetchone()[0])
+
+
+def test_a_write_the_triggers_miss_is_seen_after_the_refresh_interval(apple):
     now = [0.0]
     store = DatabaseStore(refresh_after=60.0, clock=lambda: now[0])
     before = store.vocabulary()
-    Entity.objects.filter(pk=apple.pk).update(aliases=["Cupertino"])  # leaves `updated` alone
+    with connection.cursor() as cursor:  # rolled back with the test's transaction
+        for statement in _without_entity_update_triggers():
+            cursor.execute(statement)
+        cursor.execute("UPDATE askapp_entity SET aliases = '[\"Cupertino\"]'")
     assert store.vocabulary() is before
     now[0] = 61.0
-    # No fact or document names Apple here, so its name carries no classification.
     assert store.vocabulary().entities == (et.Term("Apple", ("Cupertino",), ""),)
+
+
+def _without_entity_update_triggers() -> list[str]:
+    if connection.vendor == "sqlite":
+        return ["DROP TRIGGER askapp_knowledge_changed_askapp_entity_update"]
+    return ["DROP TRIGGER askapp_knowledge_changed ON askapp_entity"]
 
 
 def test_an_unchanged_vocabulary_keeps_its_version(apple):

@@ -26,10 +26,10 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_two_processes_never_fail_a_write_with_a_50_ms_busy_timeout(database: Path) -> None:
     token = api_token(database)
     headers = {"Authorization": f"Token {token}"}
-    # Threads keep their connection (CONN_MAX_AGE): with one opened and closed per request,
-    # the last close checkpoints the WAL and a connection opening then may wait on that too,
-    # which is not the writers' queue this test is about.
-    env = {"ASKAPP_SQLITE_BUSY_TIMEOUT": "0.05", "CONN_MAX_AGE": "60"}
+    # Threads keep their connection (CONN_MAX_AGE's default on SQLite): with one opened and
+    # closed per request, the last close checkpoints the WAL and a connection opening then may
+    # wait on that too, which is not the writers' queue this test is about.
+    env = {"ASKAPP_SQLITE_BUSY_TIMEOUT": "0.05"}
     with LiveServer(database=database, env=env, workers=2) as server:
 
         def converse(_: int) -> list[int]:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from askapp.selectors import compiled
 from tests.factories import ConversationFactory, exchange
 
 pytestmark = pytest.mark.usefixtures("kb")
@@ -73,3 +74,26 @@ def test_the_engine_is_given_the_window_not_the_whole_conversation(
     turn_reads = [q for q in queries if 'FROM "askapp_turn"' in q and "SELECT" in q]
     assert len(turn_reads) == 1
     assert "LIMIT 6" in turn_reads[0]
+
+
+def test_asks_compile_no_sql_once_warm(
+    api: APIClient, token_api: APIClient, user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reads every ask makes (the token or the session's user with their clearance, the
+    conversation's recent turns) are compiled to SQL once a process, not once an ask."""
+    conversation = _conversation_of(user, 4)
+    bodies = ({"question": QUESTION}, {"question": QUESTION, "conversation": conversation})
+    asks = [(client, body) for client in (api, token_api) for body in bodies]
+    for client, body in asks:  # warm
+        client.post("/v1/ask", body, format="json")
+    built: list[object] = []
+    real_init = compiled.CompiledRead.__init__
+
+    def counting_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        built.append(args[0])
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(compiled.CompiledRead, "__init__", counting_init)
+    for client, body in asks * 2:
+        assert client.post("/v1/ask", body, format="json").status_code == 200
+    assert built == []

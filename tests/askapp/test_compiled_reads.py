@@ -1,0 +1,105 @@
+"""The recent-turns read is compiled to SQL once a process and gives what the ORM would.
+
+An ask rebuilds its session from the conversation's last turns (askapp/selectors/
+conversations.py). Compiling that queryset cost more than running it, so it is compiled
+once per kind of owner, clearance and window (askapp/selectors/compiled.py), and each ask
+only puts its owner and conversation into the statement's parameters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from askapp.models import Citation, Classification, Turn
+from askapp.owners import Owner
+from askapp.permissions import PUBLIC_ONLY, WITH_INTERNAL
+from askapp.selectors import compiled, conversations
+from askapp.selectors.clearance import withheld
+from tests.factories import ConversationFactory, UserFactory, exchange
+
+pytestmark = pytest.mark.django_db
+
+INTENT = {"kind": "lookup", "entities": ["Apple"], "metrics": ["Revenue"]}
+
+
+def _conversation(owner: Owner, exchanges: int) -> Any:
+    user = {"owner_id": owner.user_id} if owner.user_id else {"owner": None}
+    conversation = ConversationFactory(**user, visitor=owner.visitor)
+    for n in range(exchanges):
+        exchange(conversation, f"revenue in year {n}?", f"answer {n}", intent=INTENT)
+    return conversation
+
+
+def _recent(owner: Owner, conversation: Any, clearance: frozenset[str] = PUBLIC_ONLY) -> Any:
+    return conversations.conversation_with_recent_turns(
+        owner=owner, conversation_id=conversation.pk, limit=6, clearance=clearance
+    )
+
+
+@pytest.mark.parametrize("kind", ["user", "visitor"])
+def test_the_compiled_read_gives_what_the_orm_gives(kind: str) -> None:
+    owner = Owner(user_id=UserFactory().pk) if kind == "user" else Owner(visitor="v" * 32)
+    conversation = _conversation(owner, 5)
+    cited = Turn.objects.filter(conversation=conversation, position=8).get()
+    Citation.objects.create(
+        turn=cited, source_id="memo", kind="passage", classification=Classification.INTERNAL
+    )
+
+    for clearance in (PUBLIC_ONLY, WITH_INTERNAL):
+        recent = _recent(owner, conversation, clearance)
+        expected = list(
+            Turn.objects.filter(conversation=conversation)
+            .annotate(withheld=withheld(clearance))
+            .order_by("position")
+            .values_list("pk", "role", "text", "status", "intent", "figures", "withheld")
+        )[-6:]
+        # A question's intent comes back (it is its session slot); an answer's does not.
+        expected = [(*row[:4], row[4] if row[1] == "user" else None, *row[5:]) for row in expected]
+        assert [_fields(turn) for turn in recent.turns] == expected
+        assert recent.conversation.pk == conversation.pk
+        assert [t.withheld for t in recent.turns][2:4] == [clearance == PUBLIC_ONLY] * 2
+
+
+def _fields(turn: conversations.RecentTurn) -> tuple[Any, ...]:
+    return (turn.pk, turn.role, turn.text, turn.status, turn.intent, turn.figures, turn.withheld)
+
+
+@pytest.mark.parametrize("kind", ["user", "visitor"])
+def test_another_owners_conversation_is_not_read(kind: str) -> None:
+    mine, theirs = (
+        (Owner(user_id=UserFactory().pk), Owner(user_id=UserFactory().pk))
+        if kind == "user"
+        else (Owner(visitor="a" * 32), Owner(visitor="b" * 32))
+    )
+    conversation = _conversation(theirs, 2)
+    assert len(_recent(theirs, conversation).turns) == 4
+    with pytest.raises(conversations.NotFound):
+        _recent(mine, conversation)
+
+
+def test_a_long_conversation_is_read_with_the_same_statement_as_a_short_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    conversations._recent_turns_read.cache_clear()
+    built: list[object] = []
+    real_init = compiled.CompiledRead.__init__
+
+    def counting_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        built.append(self)
+        real_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(compiled.CompiledRead, "__init__", counting_init)
+    owner = Owner(user_id=UserFactory().pk)
+    for exchanges in (1, 100, 1, 100):
+        conversation = _conversation(owner, exchanges)
+        with CaptureQueriesContext(connection) as captured:
+            recent = _recent(owner, conversation)
+        assert len(captured.captured_queries) == 1  # one statement, however long
+        assert "LIMIT 6" in captured.captured_queries[0]["sql"]
+        assert [t.text for t in recent.turns][-1] == f"answer {exchanges - 1}"
+
+    assert len(built) == 1  # compiled by the first read, reused by the other three

@@ -1,0 +1,38 @@
+"""insert_new stores new instances as bulk_create would, with a statement compiled once."""
+
+from __future__ import annotations
+
+import pytest
+from django.forms.models import model_to_dict
+
+from askapp.models import Conversation, Turn
+from askapp.services.inserts import insert_new
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_new_rows_read_back_as_they_were_built() -> None:
+    conversation = Conversation(owner=UserFactory(), title="t", last_position=2)
+    question = Turn(conversation=conversation, position=1, text="q?", intent={"kind": "lookup"})
+    answer = Turn(
+        conversation=conversation, position=2, role=Turn.Role.ASSISTANT, text="a",
+        answers=question, figures=[{"value": "1.5"}], latency_ms=7,
+    )  # fmt: skip
+
+    insert_new([conversation])
+    insert_new([question, answer])
+
+    assert question.created is not None  # stamped as the field's pre_save does
+    assert not answer._state.adding
+    stored = Turn.objects.get(pk=answer.pk)
+    assert model_to_dict(stored) == model_to_dict(answer)
+    assert stored.created == answer.created
+    assert stored.answers_id == question.pk
+    assert Conversation.objects.get(pk=conversation.pk).title == "t"
+
+
+def test_mixed_models_are_refused() -> None:
+    conversation = Conversation(visitor="v")
+    with pytest.raises(ValueError, match="one model"):
+        insert_new([conversation, Turn(conversation=conversation, position=1)])
