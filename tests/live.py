@@ -9,8 +9,10 @@ prepared with the demo data (or any DATABASE_URL given in `env`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -159,9 +161,11 @@ class LiveServer:
             host=HOST, port=self.port, workers=self._workers, application=self._application
         )
         with self._log.open("wb") as log:
+            # Its own process group, so that a kill reaches granian's workers too.
             self._process = subprocess.Popen(
-                command, cwd=ROOT, env=self._env, stdout=log, stderr=subprocess.STDOUT
-            )
+                command, cwd=ROOT, env=self._env, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
         self._wait_until_up(timeout)
         return self
 
@@ -186,15 +190,24 @@ class LiveServer:
     def log(self) -> str:
         return self._log.read_text(errors="replace") if self._log.exists() else ""
 
+    def crash(self) -> None:
+        """kill -9 the server and its workers at once, as a machine or container dies."""
+        assert self._process is not None, "the server is not started"
+        os.killpg(self._process.pid, signal.SIGKILL)
+        self._process.wait()
+
     def stop(self) -> None:
-        if self._process is None or self._process.poll() is not None:
+        if self._process is None:
             return
-        self._process.terminate()
-        try:
-            self._process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()
+        if self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        with contextlib.suppress(ProcessLookupError):  # workers the main process left behind
+            os.killpg(self._process.pid, signal.SIGKILL)
 
     def __enter__(self) -> LiveServer:
         return self.start()

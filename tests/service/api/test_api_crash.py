@@ -47,8 +47,7 @@ def test_a_conversation_whose_first_answer_died_with_the_process_stays_readable(
             kind, data = next(frames(response))
             assert kind == "meta"
             conversation = json.loads(data)["conversation"]
-            first._process.kill()  # type: ignore[union-attr]  # kill -9, mid-answer
-            first._process.wait()  # type: ignore[union-attr]
+            first.crash()  # kill -9, mid-answer
     except httpx.HTTPError:
         pass
     finally:
