@@ -19,14 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.questions import LOOKUPS
+
 ROOT = Path(__file__).resolve().parent.parent
-LOOKUPS = [
-    "What was Apple's revenue in FY2023?",
-    "What was Microsoft's net income in FY2022?",
-    "What was Tesla's revenue in FY2021?",
-    "What was Apple's net income in FY2022?",
-    "What was Microsoft's revenue in FY2023?",
-]
 
 
 ROUNDS = 3

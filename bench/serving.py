@@ -22,17 +22,11 @@ from typing import Any
 import httpx
 
 from bench import load, procs, streams
+from bench.questions import LOOKUPS
 from project import serve
 from tests.fakes.openai_server import FakeOpenAIServer, slow, stream
 from tests.live import LiveServer, api_token, copy_database, postgres_demo_database
 
-LOOKUPS = [
-    "What was Apple's revenue in FY2023?",
-    "What was Microsoft's net income in FY2022?",
-    "What was Tesla's revenue in FY2021?",
-    "What was Apple's net income in FY2022?",
-    "What was Microsoft's revenue in FY2023?",
-]
 CONVERSATION_TURNS = 200
 
 
