@@ -25,14 +25,10 @@ from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
 from engine.calc import PERCENT_UNIT, RATIO_UNIT
 from engine.numbers import format_value
-from engine.text import normalise_word
+from engine.text import lexicon, normalise_word
 from engine.types import Figure
 
 _PLACES = Decimal("0.000001")
-
-
-def _lexicon(text: str) -> frozenset[str]:
-    return frozenset(normalise_word(w) for w in text.split())
 
 
 def _norms(*phrases: str) -> tuple[tuple[str, ...], ...]:
@@ -46,11 +42,11 @@ DENOMINATOR = _norms(
     "percentage of", "percent of", "portion of", "share of", "proportion of", "fraction of",
     "divided by", "how many times",
 )  # fmt: skip
-PERCENT_WORDS = frozenset(normalise_word(w) for w in ["percent", "percentage", "%", "pct"])
+PERCENT_WORDS = lexicon("percent percentage % pct")
 # Role nouns an earlier result is named by, and the roles they name.
 ROLE_NOUNS = {
     **dict.fromkeys(
-        _lexicon(
+        lexicon(
             "change difference increase decrease decline variation variance rise drop "
             "reduction fall"
         ),
@@ -64,14 +60,12 @@ ROLE_NOUNS = {
 }  # fmt: skip
 # Nouns that name a result only beside a constant ("that value less 1"); elsewhere "this
 # number" may as well be the quantity the figure counts.
-_GENERIC = frozenset(map(normalise_word, ["amount", "value", "figure", "number"]))
+_GENERIC = lexicon("amount value figure number")
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 PRONOUNS = DEMONSTRATIVES | {"it"}
-_ADJECTIVES = frozenset(
-    map(normalise_word, ["net", "total", "combined", "overall", "annual", "same"])
-)
+_ADJECTIVES = lexicon("net total combined overall annual same")
 # Words that only say "is a share of" once a denominator phrase is read.
-_SHARE_VERBS = frozenset(map(normalise_word, ["represent", "represents", "representing"]))
+_SHARE_VERBS = lexicon("represent represents representing")
 # Operator words before a constant, and the operation each makes.
 _CONSTANT_OPERATORS = {
     normalise_word(word): operation
@@ -83,12 +77,10 @@ _CONSTANT_OPERATORS = {
     )
     for word in words.split()
 }
-_CONSTANT_FILLER = frozenset(
-    map(normalise_word, ["a", "an", "of", "by", "$", "the", "usd", "initial"])
-)
-_PRODUCT = frozenset(map(normalise_word, ["product", "multiplied", "multiply"]))
-_SUM_FIRST = frozenset(map(normalise_word, ["sum", "combined", "total", "add", "plus"]))
-_AVERAGE = frozenset(map(normalise_word, ["average", "mean", "avg"]))
+_CONSTANT_FILLER = lexicon("a an of by $ the usd initial")
+_PRODUCT = lexicon("product multiplied multiply")
+_SUM_FIRST = lexicon("sum combined total add plus")
+AVERAGE_WORDS = lexicon("average mean avg")
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,13 +175,8 @@ def _read_plain(norms: Sequence[str], used: list[bool], points: tuple[str, ...])
     return Reading(value=_asks_value(norms, used), points_back=points)
 
 
-_TIME_NOUNS = frozenset(map(normalise_word, ["year", "period", "date", "quarter"]))
-_BASE_WORDS = frozenset(
-    map(
-        normalise_word,
-        ["original", "initial", "starting", "base", "earlier", "first", "previous", "prior"],
-    )
-)
+_TIME_NOUNS = lexicon("year period date quarter")
+_BASE_WORDS = lexicon("original initial starting base earlier first previous prior")
 
 
 def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
@@ -235,11 +222,9 @@ def _asks_value(norms: Sequence[str], used: list[bool]) -> bool:
 
 _NET = normalise_word("net")
 _ONE = frozenset({"one", normalise_word("ones")})
-_ONE_AFTER = frozenset(map(normalise_word, ["total", "other", "same", "former", "latter"]))
-_RATE_OF = frozenset(map(normalise_word, ["growth", "change", "increase", "decrease"]))
-_PAIR_NOUNS = frozenset(
-    map(normalise_word, ["values", "years", "periods", "amounts", "figures", "dates", "numbers"])
-)
+_ONE_AFTER = lexicon("total other same former latter")
+_RATE_OF = lexicon("growth change increase decrease")
+_PAIR_NOUNS = lexicon("values years periods amounts figures dates numbers")
 
 
 def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
@@ -283,12 +268,10 @@ def free_sum(norms: Sequence[str], used: list[bool]) -> bool:
     return False
 
 
-_CHANGE_WORDS = frozenset(
-    map(normalise_word, ["change", "difference", "increase", "decrease", "growth", "variation"])
-)
+_CHANGE_WORDS = lexicon("change difference increase decrease growth variation")
 _OPERATION_HINTS = (
-    _CHANGE_WORDS | PERCENT_WORDS | _AVERAGE | _PRODUCT
-    | frozenset(map(normalise_word, ["ratio", "sum", "total", "combined", "growth", "cagr"]))
+    _CHANGE_WORDS | PERCENT_WORDS | AVERAGE_WORDS | _PRODUCT
+    | lexicon("ratio sum total combined growth cagr")
 )  # fmt: skip
 
 
@@ -373,38 +356,13 @@ def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[
 # A bare pronoun stands for a result when a verb or a function word follows it ("what
 # percentage does this represent", "what is that less 100"); before a noun ("this price",
 # "that year") it only points at a figure or a period of its own.
-_AFTER_PRONOUN = frozenset(
-    map(
-        normalise_word,
-        [
-            "represent",
-            "represents",
-            "is",
-            "was",
-            "be",
-            "as",
-            "in",
-            "of",
-            "to",
-            "plus",
-            "less",
-            "minus",
-            "times",
-            "divided",
-            "over",
-            "compared",
-            "than",
-            "and",
-            "by",
-            "when",
-            "if",
-            "then",
-        ],
-    )
+_AFTER_PRONOUN = lexicon(
+    "represent represents is was be as in of to plus less minus times divided over compared"
+    " than and by when if then"
 ) | {""}
 
 
-_NOT_ALONE = frozenset(map(normalise_word, ["times", "base", "initial", "divided"]))
+_NOT_ALONE = lexicon("times base initial divided")
 
 
 def _operator_word(norms: Sequence[str], used: list[bool]) -> str | None:
@@ -427,7 +385,9 @@ def _asks_product(norms: Sequence[str], used: list[bool]) -> bool:
 def _outer_is_sum(norms: Sequence[str], used: list[bool]) -> bool:
     """ "The sum of the average X": a sum word before an average word is the outer sum."""
     first_sum = next((i for i, n in enumerate(norms) if n in _SUM_FIRST and not used[i]), None)
-    first_average = next((i for i, n in enumerate(norms) if n in _AVERAGE and not used[i]), None)
+    first_average = next(
+        (i for i, n in enumerate(norms) if n in AVERAGE_WORDS and not used[i]), None
+    )
     return first_sum is not None and first_average is not None and first_sum < first_average
 
 

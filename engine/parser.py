@@ -20,18 +20,12 @@ from typing import Literal, cast
 from engine import arithmetic
 from engine.cache import PerVocabulary
 from engine.intent import Ambiguity, Intent, Kind, Operation
-from engine.text import TOKEN, normalise_word, words
+from engine.text import TOKEN, lexicon, normalise_word, words
 from engine.timeframe import TimeFrame, expand_range, read_timeframe
 from engine.types import Term, Vocabulary
 
-
-def _lexicon(text: str) -> frozenset[str]:
-    """Lexicon words in the same normalised form the question's tokens take."""
-    return frozenset(normalise_word(w) for w in text.split())
-
-
 # Words that carry no metric meaning in a question.
-STOP = _lexicon(
+STOP = lexicon(
     """
     a an the of in on at for to from by with and or as is are was were be been being am
     did do does done has have had what whats which who whom whose when where how much many
@@ -49,34 +43,34 @@ STOP = _lexicon(
 )
 # Words that never tell two line items apart. Smaller than STOP on purpose: "state" in
 # "State income tax" or "total" in "Total assets" are part of what a label means.
-LABEL_STOP = _lexicon(
+LABEL_STOP = lexicon(
     """a an the of in on at for to from by with and or as its their our
     year years fiscal fy period quarter ended ending"""
 )
 # Label words a question may leave out without changing which line item it means.
-SOFT = _lexicon("total consolidated reported overall aggregate group net")
+SOFT = lexicon("total consolidated reported overall aggregate group net")
 
-PERCENT = _lexicon("percent percentage % pct")
-CHANGE = _lexicon(
+PERCENT = arithmetic.PERCENT_WORDS
+CHANGE = lexicon(
     """change changed difference differ increase increased decrease decreased increment
     decline declined rise rose fall fell drop dropped grow grew gain gained variance
     movement move moved shrink shrank"""
 )
-GROWTH = _lexicon("growth cagr")
-RATIO = _lexicon("ratio proportion divided quotient multiple")
-AVERAGE = _lexicon("average mean avg")
-SUM = _lexicon("sum combined total altogether together aggregate add")
-SUM_FOLLOW_UP = _lexicon("sum combined altogether together")
-HIGHER = _lexicon(
+GROWTH = lexicon("growth cagr")
+RATIO = lexicon("ratio proportion divided quotient multiple")
+AVERAGE = arithmetic.AVERAGE_WORDS
+SUM = lexicon("sum combined total altogether together aggregate add")
+SUM_FOLLOW_UP = lexicon("sum combined altogether together")
+HIGHER = lexicon(
     """higher highest larger largest greater greatest bigger biggest more most exceed
     exceeded maximum max top"""
 )
-LOWER = _lexicon("lower lowest smaller smallest less least fewer minimum min bottom")
-WHICH = _lexicon("which when compare compared versus vs whether")
-TREND = _lexicon(
+LOWER = lexicon("lower lowest smaller smallest less least fewer minimum min bottom")
+WHICH = lexicon("which when compare compared versus vs whether")
+TREND = lexicon(
     "trend trending evolve evolved evolution develop developed trajectory history historical"
 )
-NARRATIVE = _lexicon(
+NARRATIVE = lexicon(
     """why explain explanation describe description discuss discussion summarize summarise
     summary reason driver drove drive driven factor impact affect affected cause caused
     outlook strategy risk consist consisted mean meaning define definition say said mention
@@ -84,37 +78,37 @@ NARRATIVE = _lexicon(
     represent represents policy policies recognise recognize recognised recognized happen
     happened led"""
 )
-UNSUPPORTED = _lexicon(
+UNSUPPORTED = lexicon(
     """forecast predict prediction projection will next future expect expected
     recommend recommendation buy sell invest"""
 )
 AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
-COUNTING = _lexicon("year time period quarter")
+COUNTING = lexicon("year time period quarter")
 OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | LOWER | TREND
 NOT_CONTENT = STOP | OPERATION_WORDS | NARRATIVE | frozenset({"$", "&", "%"})
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
-OPERATION_ONLY = OPERATION_WORDS | SOFT | _lexicon("portion")
+OPERATION_ONLY = OPERATION_WORDS | SOFT | lexicon("portion")
 CHANGE_OR_GROWTH = CHANGE | GROWTH
 HIGHER_OR_LOWER = HIGHER | LOWER
-ABSOLUTE = _lexicon("absolute point points")
-THRESHOLD = _lexicon("above below exceed exceeded exceeding")
+ABSOLUTE = lexicon("absolute point points")
+THRESHOLD = lexicon("above below exceed exceeded exceeding")
 # Words that ask for a number: an amount, a change, a percent, a ratio, a count (ADR 0040).
-AMOUNT = _lexicon("""amount value number total balance price cost rate worth sum""")
+AMOUNT = lexicon("""amount value number total balance price cost rate worth sum""")
 # Words that ask for one figure set against another: a computed figure.
-PART = _lexicon(
+PART = lexicon(
     "portion fraction relation represent represents times difference minus plus multiplied"
 )
 NUMBER_ASKED = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | AMOUNT | PART
 # Words that ask for an account in prose, even around a number ("why did revenue change?").
-EXPLAINING = _lexicon(
+EXPLAINING = lexicon(
     """why explain explanation describe description discuss discussion summarize summarise
     summary reason reasons driver drivers drove cause caused outlook strategy risk policy
     policies consist consisted definition define meaning happen happened include included
     includes say said says mention mentioned comment commented"""
 )
 # A question opening so asks for a name, a time or a yes or no, not for a number.
-PROSE_OPENINGS = _lexicon("when which who where are is does do did has have")
-DOES = _lexicon("does do")  # "what does it represent": a meaning, not a number
+PROSE_OPENINGS = lexicon("when which who where are is does do did has have")
+DOES = lexicon("does do")  # "what does it represent": a meaning, not a number
 _TICKER_MAX = 5
 _POSSESSIVE = re.compile(r"['’]s?$")
 
@@ -687,7 +681,7 @@ def operation_words(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for n in norms if n in RATIO | AVERAGE | SUM | PART))
 
 
-CONSTANT_OPERATORS = _lexicon("less minus plus over times by")
+CONSTANT_OPERATORS = lexicon("less minus plus over times by")
 _YEARLIKE = re.compile(r"(?:19|20)\d{2}$")
 
 

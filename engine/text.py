@@ -41,6 +41,11 @@ def normalise_word(word: str) -> str:
     return stem(word)
 
 
+def lexicon(text: str) -> frozenset[str]:
+    """A word list written as one string, in the normalised form a question's words take."""
+    return frozenset(normalise_word(w) for w in text.split())
+
+
 def stem(word: str) -> str:
     """Fold plural forms so 'revenues' meets 'revenue' and 'liabilities' meets 'liability'."""
     if len(word) <= 3 or not word.isalpha():
