@@ -274,7 +274,10 @@ class _Run:
                 "Which earlier figure do you mean? No answer in this conversation gave the "
                 "result the question points back to.",
             )
-        if self._results() or intent.constants or (intent.nested and intent.metrics):
+        named = self._results() or intent.constants or (intent.nested and intent.metrics)
+        # A figure of no company named, with several held: make_plan asks which one.
+        settled = intent.entities or not intent.metrics or len(vocabulary.entities) == 1
+        if named and settled:
             return operand_plan(intent, vocabulary)
         store = self.engine.store
         return make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))

@@ -417,7 +417,9 @@ def lookup_intent(entity: str, metric: str, period: str = "") -> Intent:
 def operand_plan(intent: Intent, vocabulary: Vocabulary) -> Plan:
     """A computation over named operands (engine/arithmetic.py): the facts are exactly the
     metrics and periods the question names or the session carried for it, nothing chosen;
-    earlier results and constants come beside them."""
-    entities = intent.entities or (vocabulary.entities[0].name,)
+    earlier results and constants come beside them. With no company named, the one the
+    knowledge base holds (the caller asks which when it holds several)."""
+    only = (vocabulary.entities[0].name,) if len(vocabulary.entities) == 1 else ()
+    entities = intent.entities or only
     slots = tuple(Slot(e, m, p) for e in entities for m in intent.metrics for p in intent.periods)
     return Plan(intent=intent.with_(entities=entities), operation=intent.operation, slots=slots)

@@ -264,3 +264,12 @@ def test_that_figure_in_a_period_is_a_lookup_even_after_a_change(engine: Engine)
 
     assert value.intent["operation"] is None
     assert [f.period for f in value.figures] == ["FY2020"]
+
+
+def test_a_calculation_on_a_figure_of_no_named_company_asks_which_company(engine: Engine) -> None:
+    # The demo holds thirteen companies: none may be picked for the asker.
+    answer = engine.answer("How much was revenue in FY2023 minus 100?")
+
+    assert answer.status == "clarify"
+    assert "Which company" in answer.text
+    assert not answer.figures
