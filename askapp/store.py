@@ -56,6 +56,10 @@ class DatabaseStore:
         # knowledge base's version) runs at the start of every question, so a fact edited
         # anywhere is read afresh by the next question.
         self._series: OrderedDict[tuple[str, str], list[engine.Fact]] = OrderedDict()
+        # What is held for an entity, a metric or both, since the last probe change: the
+        # parser asks it of every question that names a company (ADR 0044).
+        self._holdings: OrderedDict[tuple[str | None, str | None], tuple[engine.Holding, ...]]
+        self._holdings = OrderedDict()
 
     # vocabulary
 
@@ -69,6 +73,7 @@ class DatabaseStore:
         with self._lock:
             self._vocabulary, self._probe, self._loaded_at = vocabulary, probe, self.clock()
             self._series.clear()  # the same probe that says the names changed covers facts
+            self._holdings.clear()
         return vocabulary
 
     def _read_probe(self) -> object:
@@ -140,14 +145,28 @@ class DatabaseStore:
         self, *, entity: str | None = None, metric: str | None = None
     ) -> list[engine.Holding]:
         """What is held for one entity, one metric or both: names, periods and
-        classifications in one query, no values (the engine filters by clearance)."""
+        classifications in one query, no values (the engine filters by clearance). Kept, as
+        the series are, until the knowledge base's version changes."""
+        key = (entity, metric)
+        with self._lock:
+            if key in self._holdings:
+                self._holdings.move_to_end(key)
+                return list(self._holdings[key])
+        held = self._read_holdings(entity, metric)
+        with self._lock:
+            self._holdings[key] = held
+            while len(self._holdings) > SERIES_CACHED:
+                self._holdings.popitem(last=False)
+        return list(held)
+
+    def _read_holdings(self, entity: str | None, metric: str | None) -> tuple[engine.Holding, ...]:
         rows = Fact.objects.using(self.using)
         if entity is not None:
             rows = rows.filter(entity__name=entity)
         if metric is not None:
             rows = rows.filter(metric__name=metric)
         fields = ("entity__name", "metric__name", "period", "classification")
-        return [engine.Holding(*row) for row in rows.order_by().values_list(*fields)]
+        return tuple(engine.Holding(*row) for row in rows.order_by().values_list(*fields))
 
     # passages
 

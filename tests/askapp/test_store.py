@@ -240,6 +240,33 @@ def test_a_fact_edited_anywhere_is_read_afresh_by_the_next_question(apple, reven
     assert store.find_facts(entity="Apple", metric="Revenue")[0].value == Decimal("2")
 
 
+def test_holdings_are_read_once_until_the_next_question_probes(
+    apple, revenue, django_assert_num_queries
+):
+    fact(apple, revenue, "FY2023", "1")
+    store = DatabaseStore()
+    store.vocabulary()
+    first = store.holdings(entity="Apple")
+
+    with django_assert_num_queries(0):
+        again = store.holdings(entity="Apple")
+
+    assert again == first == [et.Holding("Apple", "Revenue", "FY2023", "PUBLIC")]
+
+
+def test_a_holding_reclassified_anywhere_is_read_afresh_by_the_next_question(apple, revenue):
+    stored = fact(apple, revenue, "FY2023", "1")
+    store = DatabaseStore()
+    store.vocabulary()
+    assert [h.classification for h in store.holdings(entity="Apple")] == ["PUBLIC"]
+
+    Fact.objects.filter(pk=stored.pk).update(classification="RESTRICTED")
+    store.vocabulary()  # every question starts with the probe
+
+    assert [h.classification for h in store.holdings(entity="Apple")] == ["RESTRICTED"]
+    assert [h.period for h in store.holdings(metric="Revenue")] == ["FY2023"]
+
+
 # --- passages ------------------------------------------------------------------------------------
 
 

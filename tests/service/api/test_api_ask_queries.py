@@ -14,7 +14,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from askapp.selectors import compiled
-from tests.factories import ConversationFactory, exchange
+from askapp.models import Entity, Metric
+from tests.factories import ConversationFactory, FactFactory, exchange
 
 pytestmark = pytest.mark.usefixtures("kb")
 
@@ -61,6 +62,21 @@ def test_an_ask_with_a_token_reads_token_user_and_clearance_in_one_query(
 ) -> None:
     _queries_of_one_ask(
         token_api, _conversation_of(user, 200), TOKEN_ASK_QUERIES, django_assert_num_queries
+    )
+
+
+def test_what_a_company_holds_is_not_read_again_by_each_ask(
+    token_api: APIClient, user: Any, django_assert_num_queries: Any
+) -> None:
+    """With two companies held, the parser links a question's words against what the named
+    company holds: that is kept with the vocabulary, not read by every ask."""
+    FactFactory(
+        entity=Entity.objects.get(name="Microsoft"),
+        metric=Metric.objects.get(name="Revenue"),
+        period="FY2023",
+    )
+    _queries_of_one_ask(
+        token_api, _conversation_of(user, 2), TOKEN_ASK_QUERIES, django_assert_num_queries
     )
 
 
