@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from askapp.selectors import compiled
 from askapp.models import Entity, Metric
+from askapp.selectors import compiled
 from tests.factories import ConversationFactory, FactFactory, exchange
 
 pytestmark = pytest.mark.usefixtures("kb")
