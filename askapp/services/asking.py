@@ -32,7 +32,7 @@ from askapp.models import Conversation, SessionTurn, Turn, session_from_turns
 from askapp.owners import Owner
 from askapp.selectors.conversations import conversation_with_recent_turns
 from askapp.services.citations import new_answer_citations_record
-from askapp.services.inserts import insert_new
+from askapp.services.inserts import insert_new, update_columns
 from askapp.writer import one_writer
 from engine import Answer, ConversationSession, Engine, EngineError, Event, StoreError
 
@@ -268,7 +268,7 @@ def _write(
     # another transaction that would need one.
     with one_writer(), transaction.atomic(savepoint=False):
         if settle is not None and prepared.pending is not None:
-            Turn.objects.filter(pk=prepared.pending.pk).update(**settle)
+            update_columns(prepared.pending, settle)  # _question set them on it
         if not turns:
             return conversation
         if prepared.is_new:

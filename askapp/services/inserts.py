@@ -1,4 +1,5 @@
-"""New rows inserted with a statement compiled once: the ask's turns and its new conversation.
+"""New rows inserted, and saved rows' columns updated, with statements compiled once: the
+ask's turns, its new conversation, and the question stored first and settled by the answer.
 
 `Model.objects.bulk_create` builds and compiles an InsertQuery on every call, which cost an
 ask more than SQLite took to run it. `insert_new` keeps the part that matters, each field's
@@ -11,7 +12,7 @@ back, so nothing is.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connections
@@ -37,6 +38,31 @@ def insert_new(instances: Sequence[Model], *, using: str = "default") -> None:
     for instance in instances:
         instance._state.adding = False
         instance._state.db = using
+
+
+def update_columns(instance: Model, names: Iterable[str], *, using: str = "default") -> None:
+    """UPDATE the columns `names` of this saved instance's row to the instance's values (as
+    `Model.objects.filter(pk=...).update(...)` would, without building the query)."""
+    model = type(instance)
+    connection = connections[using]
+    fields = _named_fields(model, tuple(names))
+    params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in fields]
+    params.append(model._meta.pk.get_db_prep_value(instance.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(_update_sql(model, fields, connection.alias), params)
+
+
+@functools.lru_cache(maxsize=64)
+def _named_fields(model: type[Model], names: tuple[str, ...]) -> tuple[Field[Any, Any], ...]:
+    return tuple(model._meta.get_field(name) for name in names)
+
+
+@functools.lru_cache(maxsize=64)
+def _update_sql(model: type[Model], fields: tuple[Field[Any, Any], ...], using: str) -> str:
+    quote = connections[using].ops.quote_name
+    columns = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    pk = quote(model._meta.pk.column)
+    return f"UPDATE {quote(model._meta.db_table)} SET {columns} WHERE {pk} = %s"
 
 
 @functools.cache

@@ -1,4 +1,5 @@
-"""insert_new stores new instances as bulk_create would, with a statement compiled once."""
+"""insert_new stores new instances as bulk_create would, and update_columns updates a saved row
+as a queryset update would, each with a statement compiled once."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import pytest
 from django.forms.models import model_to_dict
 
 from askapp.models import Conversation, Turn
-from askapp.services.inserts import insert_new
+from askapp.services.inserts import insert_new, update_columns
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -36,3 +37,18 @@ def test_mixed_models_are_refused() -> None:
     conversation = Conversation(visitor="v")
     with pytest.raises(ValueError, match="one model"):
         insert_new([conversation, Turn(conversation=conversation, position=1)])
+
+
+def test_updated_columns_read_back_and_the_others_are_left_alone() -> None:
+    conversation = Conversation(visitor="v", last_position=1)
+    question = Turn(conversation=conversation, position=1, text="q?", reason="Interrupted")
+    insert_new([conversation])
+    insert_new([question])
+
+    question.status, question.intent, question.latency_ms = "found", {"kind": "lookup"}, 12
+    question.text = "changed here only"
+    update_columns(question, ["status", "intent", "latency_ms"])
+
+    stored = Turn.objects.get(pk=question.pk)
+    assert (stored.status, stored.intent, stored.latency_ms) == ("found", {"kind": "lookup"}, 12)
+    assert (stored.text, stored.reason) == ("q?", "Interrupted")
