@@ -7,6 +7,7 @@ byte), and the `*Doc` serializers only describe their shape in the OpenAPI schem
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -340,6 +341,47 @@ class AskInput(serializers.Serializer):
                 {"history": "Give conversation or history, not both."}, code="conflict"
             )
         return attrs
+
+
+def ask_input(data: Any) -> dict[str, Any]:
+    """AskInput's validated data. The common body, a question and perhaps a conversation id
+    that are plainly valid, is read here without building the serializer, whose fields DRF
+    deep-copies on every request; anything else (history, unknown keys, anything DRF would
+    refuse or change) goes through AskInput, so errors and edge cases are DRF's own."""
+    plain = _plain_ask(data)
+    if plain is not None:
+        return plain
+    serializer = AskInput(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+_PLAIN_KEYS = frozenset({"question", "conversation"})
+
+
+def _plain_ask(data: Any) -> dict[str, Any] | None:
+    if type(data) is not dict or not data.keys() <= _PLAIN_KEYS:
+        return None
+    question = data.get("question")
+    if not isinstance(question, str):
+        return None
+    question = question.strip()  # CharField's trim_whitespace
+    if not question or len(question) > QUESTION_MAX or "\x00" in question:
+        return None
+    try:
+        question.encode()  # a lone surrogate cannot be encoded
+    except UnicodeEncodeError:
+        return None
+    plain: dict[str, Any] = {"question": question}
+    if "conversation" in data:
+        conversation = data["conversation"]
+        if not isinstance(conversation, str):
+            return None
+        try:
+            plain["conversation"] = uuid.UUID(hex=conversation)  # UUIDField's hex_verbose
+        except ValueError:
+            return None
+    return plain
 
 
 class ConversationInput(serializers.Serializer):

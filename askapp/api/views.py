@@ -33,6 +33,7 @@ from askapp.api.serializers import (
     TurnPageOutput,
     TurnPageQuery,
     ask_body,
+    ask_input,
 )
 from askapp.errors import NotFound
 from askapp.owners import Owner, existing_owner, request_owner
@@ -103,7 +104,7 @@ def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[st
 
 
 def _prepare(request: Request) -> PreparedAsk:
-    data = _valid(AskInput, request.data)
+    data = ask_input(request.data)
     return ask_prepare(
         owner=request_owner(request),
         question=data["question"],
