@@ -59,6 +59,12 @@ def build_provider() -> Provider:
     return MockProvider()
 
 
+def waits_on_a_model(engine: Engine) -> bool:
+    """Whether the engine's answers wait on a remote model (seconds a request holds, in which
+    its process may die), rather than come from an in-process provider at once."""
+    return isinstance(engine.provider, ConnectionReleasingProvider)
+
+
 @receiver(setting_changed)
 def _forget_on_setting_change(*, setting: str, **_: Any) -> None:
     if setting.startswith("ASKAPP_"):

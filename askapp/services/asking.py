@@ -9,7 +9,9 @@
 ConversationSession from the stored turns, the way the engine's own session would have
 remembered them. `ask_events` runs the engine with `history=session.history()` and
 `session=session`, then writes the question and answer turns (and any client history) in one
-transaction. When the engine fails, the question alone is stored with status error and
+transaction; a new conversation and its question are stored first, in a transaction of their
+own, when the meta event will name the conversation or a remote model will hold the answer
+(docs/adr/0044). When the engine fails, the question alone is stored with status error and
 AskFailed is raised: no half-written answer is ever stored. See docs/adr/0020.
 """
 
@@ -26,7 +28,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from askapp.engine_setup import the_engine
+from askapp.engine_setup import the_engine, waits_on_a_model
 from askapp.errors import AskFailed, NotFound
 from askapp.models import Conversation, SessionTurn, Turn, session_from_turns
 from askapp.owners import Owner
@@ -117,17 +119,22 @@ def ask_prepare(
 
 
 def ask_events(
-    *, prepared: PreparedAsk, clock: Callable[[], float] = time.monotonic
+    *,
+    prepared: PreparedAsk,
+    clock: Callable[[], float] = time.monotonic,
+    store_first: bool = True,
 ) -> Iterator[Event]:
     """The engine's meta, delta and sources events as they come, then `done` with Stored.
 
-    Raises AskFailed (after storing the question with status error) when the engine fails;
-    the events already yielded then belong to an answer that was never stored.
+    A new conversation and its question are stored before the engine runs (`store_first`):
+    the meta event names the conversation. Raises AskFailed (after storing the question with
+    status error) when the engine fails; the events already yielded then belong to an answer
+    that was never stored.
     """
     started = clock()
     answer: Answer | None = None
     failed = False
-    if prepared.is_new:
+    if prepared.is_new and store_first:
         _store_question_first(prepared)
     try:
         for event in prepared.engine.stream(
@@ -156,8 +163,13 @@ def ask_events(
 
 
 def ask(*, prepared: PreparedAsk) -> Stored:
-    """Ask and store, without the events."""
-    for event in ask_events(prepared=prepared):
+    """Ask and store, without the events. No event names a new conversation before its
+    answer here, so its question is stored first only when the engine waits on a remote
+    model, seconds in which the process may die; an in-process provider answers within the
+    request's own milliseconds, and the conversation, the question and the answer are then
+    written in one transaction (docs/adr/0044)."""
+    store_first = waits_on_a_model(prepared.engine)
+    for event in ask_events(prepared=prepared, store_first=store_first):
         if event.kind == "done":
             stored: Stored = event.data
             return stored

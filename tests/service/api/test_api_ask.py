@@ -13,6 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from askapp.api.sse import answer_frames
+from askapp.database import ConnectionReleasingProvider
 from askapp.models import Citation, Conversation, Turn
 from askapp.owners import Owner
 from askapp.permissions import PUBLIC_ONLY as PUBLIC
@@ -347,6 +348,42 @@ def test_clearance_read_with_the_user_follows_groups_tokens_and_revocation(
 
 def test_anonymous_visitors_never_get_internal_material() -> None:
     assert INTERNAL_CANARY not in _answer_text(Client())
+
+
+# --- what is stored before the answer ----------------------------------------------------
+
+
+class WatchingProvider(MockProvider):
+    """The mock, noting the stored turns each time the engine calls it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[list[tuple[str, str, str]]] = []
+
+    def complete(self, messages: Sequence[Any], *, tools: Any = None) -> Completion:
+        self.seen.append(list(Turn.objects.values_list("role", "status", "reason")))
+        return super().complete(messages, tools=tools)
+
+
+@pytest.mark.parametrize("remote", [True, False])
+def test_a_new_conversations_question_is_stored_first_when_a_remote_model_holds_the_answer(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch, remote: bool
+) -> None:
+    watching = WatchingProvider()
+    provider = ConnectionReleasingProvider(watching) if remote else watching
+    setup = Engine(provider=provider, store=DatabaseStore())
+    monkeypatch.setattr(asking, "the_engine", lambda: setup)
+
+    response = post(api, {"question": QUESTION})
+
+    assert response.status_code == 200
+    pending = [("user", "error", "Interrupted")] if remote else []
+    assert watching.seen and all(seen == pending for seen in watching.seen)
+    turns = Turn.objects.filter(conversation_id=response.json()["conversation"])
+    assert [(t.position, t.role, t.status, t.reason) for t in turns.order_by("position")] == [
+        (1, "user", "found", ""),
+        (2, "assistant", "found", ""),
+    ]
 
 
 # --- failures -----------------------------------------------------------------------------

@@ -21,6 +21,9 @@ pytestmark = pytest.mark.usefixtures("kb")
 
 SESSION_ASK_QUERIES = 7
 TOKEN_ASK_QUERIES = 6
+# A new conversation by token: the token with its user, the probe, then in one transaction
+# the conversation, both turns in one INSERT, and the citations.
+TOKEN_NEW_CONVERSATION_QUERIES = 5
 QUESTION = "What was Apple's revenue in FY2023?"
 
 
@@ -63,6 +66,22 @@ def test_an_ask_with_a_token_reads_token_user_and_clearance_in_one_query(
     _queries_of_one_ask(
         token_api, _conversation_of(user, 200), TOKEN_ASK_QUERIES, django_assert_num_queries
     )
+
+
+def test_a_new_conversation_is_written_with_its_answer_in_one_transaction(
+    token_api: APIClient, django_assert_num_queries: Any
+) -> None:
+    """The in-process provider answers at once: nothing is stored before the answer, and the
+    conversation, its question and its answer are one INSERT each in one transaction."""
+    body = {"question": QUESTION}
+    token_api.post("/v1/ask", body, format="json")  # warm
+    with django_assert_num_queries(TOKEN_NEW_CONVERSATION_QUERIES) as captured:
+        response = token_api.post("/v1/ask", body, format="json")
+    assert response.status_code == 200, response.content
+    statements = [query["sql"] for query in captured.captured_queries]
+    writes = [sql.split(" (")[0] for sql in statements if not sql.startswith("SELECT")]
+    assert writes == ['INSERT INTO "askapp_conversation"', 'INSERT INTO "askapp_turn"',
+                      "INSERT INTO askapp_citation"]  # fmt: skip
 
 
 def test_what_a_company_holds_is_not_read_again_by_each_ask(
