@@ -76,13 +76,14 @@ class ClearanceBackend(ModelBackend):
 
     def get_user(self, user_id: Any) -> Any:
         user_model = get_user_model()
+        using = user_model._default_manager.db
         try:
-            rows = _user_read(user_model._default_manager.db).rows(user=user_id)
+            rows = _user_read(using).rows(user=user_id)
         except (TypeError, ValueError):  # a session holding an id no user could have
             return None
         if not rows:
             return None
-        user = _instance(user_model, rows[0][:-1])
+        user = _instance(user_model, rows[0][:-1], using)
         setattr(user, CLEARANCE_ATTRIBUTE, rows[0][-1])
         return user if self.user_can_authenticate(user) else None
 
@@ -91,12 +92,13 @@ class TokenAuthentication(authentication.TokenAuthentication):
     """DRF's token authentication; the token's user comes with its clearance (one query)."""
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
-        rows = _token_read(Token.objects.db).rows(key=key)
+        using = Token.objects.db
+        rows = _token_read(using).rows(key=key)
         if not rows:
             raise exceptions.AuthenticationFailed("Invalid token.")
         width = len(Token._meta.concrete_fields)
-        token = _instance(Token, rows[0][:width])
-        user = _instance(get_user_model(), rows[0][width:-1])
+        token = _instance(Token, rows[0][:width], using)
+        user = _instance(get_user_model(), rows[0][width:-1], using)
         if not user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
         setattr(user, CLEARANCE_ATTRIBUTE, rows[0][-1])
@@ -134,7 +136,12 @@ def _token_read(using: str) -> CompiledRead:
     return CompiledRead(queryset, {"key": Slot(_SOME_KEY, Token._meta.pk)})
 
 
-def _instance(model: Any, values: tuple[Any, ...]) -> Any:
-    """A model instance from a row holding each of its concrete columns, in order."""
-    names = [field.attname for field in model._meta.concrete_fields]
-    return model.from_db(model._default_manager.db, names, values)
+def _instance(model: Any, values: tuple[Any, ...], using: str) -> Any:
+    """A model instance from a row (read from `using`) holding each of its concrete columns,
+    in order."""
+    return model.from_db(using, _attnames(model), values)
+
+
+@functools.cache
+def _attnames(model: Any) -> list[str]:
+    return [field.attname for field in model._meta.concrete_fields]
