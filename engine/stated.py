@@ -92,6 +92,10 @@ _MOVED = frozenset(
 )
 _LEVEL_MARKS = frozenset("to from was were totaled totalled of at".split())
 _LIST_JOINERS = frozenset({"and", ","})
+_DETERMINERS = frozenset("the our its their this these those a an".split())
+_PREPOSITIONS = frozenset(
+    "in of for from within under on at to by than with between among into".split()
+)
 _NEUTRAL = frozenset(root(normalise_word(w)) for w in "total aggregate overall".split())
 _FILLER = frozenset(root(w) for w in STOP)
 _STOP = re.compile(r"(?<!\b[a-z])[.!?]\s+(?=\S)")
@@ -215,7 +219,19 @@ def about(subject: str, topic: Topic) -> str:
     before = roots[first - 1] if first else ""
     if before and before not in _FILLER and before not in _NEUTRAL:
         return ""
+    if _part_of(roots[:first]):
+        return ""
     return " ".join(tokens[first : last + 1])
+
+
+def _part_of(before: Sequence[str]) -> bool:
+    """ "Included in our gross benefits are $A": a run after a preposition (past words such
+    as "our", "total") names what the figure is part of or about, not the figure."""
+    for word in reversed(before):
+        if word in _DETERMINERS or word in _NEUTRAL:
+            continue
+        return word in _PREPOSITIONS
+    return False
 
 
 def _shortest_run(roots: Sequence[str], wanted: frozenset[str]) -> tuple[int, int] | None:
