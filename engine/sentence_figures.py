@@ -77,12 +77,16 @@ def from_sentences(intent: Intent, passages: Sequence[Passage]) -> FromSentences
 
 
 def _topic(intent: Intent) -> Topic:
-    """What the figure must be about: the question's own words, or for a follow-up naming
-    none ("and in 2014?"), the figure it carried."""
-    topic = intent_topic(intent.topic)
+    """What the figure must be about: the question's own words but the scale it asks the
+    answer in ("in millions"), or for a follow-up naming none ("and in 2014?"), the figure
+    it carried."""
+    topic = intent_topic(w for w in intent.topic if normalise_word(w) not in _SCALE_WORDS)
     if topic or not intent.metrics:
         return topic
     return intent_topic(w for m in intent.metrics for w in TOKEN.findall(m))
+
+
+_SCALE_WORDS = frozenset(normalise_word(w) for w in "thousands millions billions".split())
 
 
 def _lookup(entity: str, found: Found) -> FromSentences:

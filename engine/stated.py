@@ -92,6 +92,12 @@ _MOVED = frozenset(
 )
 _LEVEL_MARKS = frozenset("to from was were totaled totalled of at".split())
 _LIST_JOINERS = frozenset({"and", ","})
+# Verbs a filing states a figure with ("we recorded X totaling $A"): not a qualifier of X.
+_REPORTING = frozenset(
+    root(normalise_word(w))
+    for w in """record recorded recognize recognized report reported incur incurred have had
+    pay paid receive received generate generated spend spent make made""".split()
+)
 _DETERMINERS = frozenset("the our its their this these those a an".split())
 _PREPOSITIONS = frozenset(
     "in of for from within under on at to by than with between among into".split()
@@ -208,7 +214,7 @@ def about(subject: str, topic: Topic) -> str:
     every topic word, the last such run ("rental expense under operating leases"); "" when
     the subject lacks a topic word, or qualifies the run with a word of its own just before
     it ("service revenue" is not "revenue")."""
-    tokens = re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", subject)
+    tokens = re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)*", subject)
     roots = [root(normalise_word(t)) for t in tokens]
     if topic.coverage(frozenset(roots)) < 1.0:
         return ""
@@ -217,7 +223,7 @@ def about(subject: str, topic: Topic) -> str:
         return ""
     first, last = window
     before = roots[first - 1] if first else ""
-    if before and before not in _FILLER and before not in _NEUTRAL:
+    if before and before not in _FILLER | _NEUTRAL | _REPORTING:
         return ""
     if _part_of(roots[:first]):
         return ""
