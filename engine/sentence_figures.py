@@ -19,6 +19,7 @@ its own answer (asked back, or not found).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -64,11 +65,12 @@ def from_sentences(intent: Intent, passages: Sequence[Passage]) -> FromSentences
     topic = _topic(intent)
     wants_percent = figure_asked(intent.question) == "percent"
     found = []
+    scale = _scale_asked(intent.question)
     for period in sorted(intent.periods, key=period_sort_key):
         figure = stated_figure(mine, topic, period)
         if figure is None or (wants_percent and figure.stated.unit != PERCENT):
             return None
-        found.append(figure)
+        found.append(_in_scale(figure, scale) if scale else figure)
     if intent.operation is None and len(found) == 1:
         return _lookup(entity, found[0])
     if intent.operation == "difference" and len(found) == 2:
@@ -87,6 +89,25 @@ def _topic(intent: Intent) -> Topic:
 
 
 _SCALE_WORDS = frozenset(normalise_word(w) for w in "thousands millions billions".split())
+_SCALES = {"thousand": 3, "million": 6, "billion": 9}
+_ASKED_SCALE = re.compile(r"\bin\s+(thousand|million|billion)s\b", re.IGNORECASE)
+
+
+def _scale_asked(question: str) -> str:
+    """The scale a question asks its answer in ("in millions"), or ""."""
+    match = _ASKED_SCALE.search(question)
+    return match.group(1).lower() if match else ""
+
+
+def _in_scale(found: Found, scale: str) -> Found:
+    """The figure written in the scale asked: 1.1 billion asked in millions is 1,100 million.
+    The same amount, so still the sentence's figure; a figure without a scale stays as read."""
+    stated = found.stated
+    if stated.unit not in _SCALES or stated.unit == scale:
+        return found
+    shift = _SCALES[stated.unit] - _SCALES[scale]
+    value = stated.value.scaleb(shift).normalize()
+    return replace(found, stated=replace(stated, value=value, unit=scale))
 
 
 def _lookup(entity: str, found: Found) -> FromSentences:
