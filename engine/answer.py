@@ -51,7 +51,7 @@ from engine.plan import (
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
 from engine.render import render
-from engine.sentence_figures import FromSentences, from_sentences, may_read
+from engine.sentence_figures import FromSentences, from_sentences, may_read, reading_topic
 from engine.session import ConversationSession
 from engine.store import KnowledgeStore
 from engine.timeframe import period_sort_key, read_timeframe
@@ -372,8 +372,12 @@ class _Run:
         if not may_read(intent):
             return False
         if passages is None:
+            # Searched by what the figure must be about: for a follow-up ("and in 2019?")
+            # that is the figure the session carried, not the question's few words.
+            about = reading_topic(intent).written
             pipeline = self.engine.pipeline or default_pipeline(self.engine.store)
-            chosen = pipeline.select(intent.question, intent=intent, clearance=self.clearance)
+            chosen = pipeline.select(" ".join(about), intent=intent.with_(topic=about),
+                                     clearance=self.clearance)  # fmt: skip
             passages = chosen.passages
         self.read = from_sentences(intent, passages)
         return self.read is not None

@@ -27,10 +27,10 @@ from engine.arithmetic import Operand, combine
 from engine.intent import Intent
 from engine.numbers import format_value
 from engine.parser import DOES, EXPLAINING, PROSE_OPENINGS, figure_asked
-from engine.stated import PERCENT, Found, stated_figure
+from engine.stated import MIN_TOPIC_TERMS, PERCENT, Found, stated_figure
 from engine.text import TOKEN, normalise_word
 from engine.timeframe import period_sort_key
-from engine.topic import Topic, intent_topic
+from engine.topic import Topic, intent_topic, is_change
 from engine.types import Figure, Passage, Source
 
 
@@ -62,12 +62,12 @@ def from_sentences(intent: Intent, passages: Sequence[Passage]) -> FromSentences
     """The answer the passages' sentences give, or None when they do not give one surely."""
     entity = intent.entities[0]
     mine = [p for p in passages if p.entity == entity]
-    topic = _topic(intent)
+    topic = reading_topic(intent)
     wants_percent = figure_asked(intent.question) == "percent"
     found = []
     scale = _scale_asked(intent.question)
     for period in sorted(intent.periods, key=period_sort_key):
-        figure = stated_figure(mine, topic, period)
+        figure = stated_figure(mine, topic, period, owner=entity)
         if figure is None or (wants_percent and figure.stated.unit != PERCENT):
             return None
         found.append(_in_scale(figure, scale) if scale else figure)
@@ -78,16 +78,22 @@ def from_sentences(intent: Intent, passages: Sequence[Passage]) -> FromSentences
     return None
 
 
-def _topic(intent: Intent) -> Topic:
+def reading_topic(intent: Intent) -> Topic:
     """What the figure must be about: the question's own words but the scale it asks the
-    answer in ("in millions"), or for a follow-up naming none ("and in 2014?"), the figure
-    it carried."""
-    topic = intent_topic(w for w in intent.topic if normalise_word(w) not in _SCALE_WORDS)
-    if topic or not intent.metrics:
+    answer in ("in millions") and its words of change; for a follow-up naming too little
+    of its own ("and in 2014?", "what was the net change?"), the figure it carried."""
+    kept = (w for w in intent.topic if normalise_word(w) not in _SCALE_WORDS | _OPERATION_WORDS)
+    topic = intent_topic(kept)
+    topic = Topic(
+        tuple(t for t in topic.terms if not is_change(t)),
+        tuple(w for t, w in zip(topic.terms, topic.written, strict=True) if not is_change(t)),
+    )
+    if len(topic.terms) >= MIN_TOPIC_TERMS or not intent.metrics:
         return topic
     return intent_topic(w for m in intent.metrics for w in TOKEN.findall(m))
 
 
+_OPERATION_WORDS = frozenset(normalise_word(w) for w in "net difference variation".split())
 _SCALE_WORDS = frozenset(normalise_word(w) for w in "thousands millions billions".split())
 _SCALES = {"thousand": 3, "million": 6, "billion": 9}
 _ASKED_SCALE = re.compile(r"\bin\s+(thousand|million|billion)s\b", re.IGNORECASE)

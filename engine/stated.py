@@ -188,28 +188,32 @@ def read_sentence(text: str) -> list[Stated]:
 
 
 def stated_figure(
-    passages: Iterable[Passage], topic: Topic, period: str
+    passages: Iterable[Passage], topic: Topic, period: str, *, owner: str = ""
 ) -> Found | None:
     """The one figure the passages' sentences state for this topic and period; None when
-    none does, or when they state different numbers for it."""
-    found = list(_candidates(passages, topic, period))
+    none does, or when they state different numbers for it. `owner`: the company's name,
+    which may stand before the topic ("Kestrel's dock rental expense")."""
+    named = frozenset(root(normalise_word(w)) for w in re.findall(r"\w+", owner))
+    found = list(_candidates(passages, topic, period, named))
     values = {(f.stated.value, f.stated.unit) for f in found}
     return found[0] if len(values) == 1 else None
 
 
-def _candidates(passages: Iterable[Passage], topic: Topic, period: str) -> Iterator[Found]:
+def _candidates(
+    passages: Iterable[Passage], topic: Topic, period: str, named: frozenset[str]
+) -> Iterator[Found]:
     if len(topic.terms) < MIN_TOPIC_TERMS:
         return
     for passage in passages:
         for stated in read_text(passage.text):
             if stated.period != period:
                 continue
-            label = about(stated.subject, topic)
+            label = about(stated.subject, topic, named)
             if label:
                 yield Found(stated, passage, label)
 
 
-def about(subject: str, topic: Topic) -> str:
+def about(subject: str, topic: Topic, named: frozenset[str] = frozenset()) -> str:
     """The words of a subject that name the whole topic: the shortest run of them holding
     every topic word, the last such run ("rental expense under operating leases"); "" when
     the subject lacks a topic word, or qualifies the run with a word of its own just before
@@ -223,7 +227,7 @@ def about(subject: str, topic: Topic) -> str:
         return ""
     first, last = window
     before = roots[first - 1] if first else ""
-    if before and before not in _FILLER | _NEUTRAL | _REPORTING:
+    if before and before not in _FILLER | _NEUTRAL | _REPORTING | named:
         return ""
     if _part_of(roots[:first]):
         return ""
