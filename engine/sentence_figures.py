@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from engine.arithmetic import Operand, combine
 from engine.intent import Intent
@@ -93,8 +94,8 @@ def reading_topic(intent: Intent) -> Topic:
     return intent_topic(w for m in intent.metrics for w in TOKEN.findall(m))
 
 
-_OPERATION_WORDS = frozenset(normalise_word(w) for w in "net difference variation".split())
-_SCALE_WORDS = frozenset(normalise_word(w) for w in "thousands millions billions".split())
+_OPERATION_WORDS = frozenset(normalise_word(w) for w in ("net", "difference", "variation"))
+_SCALE_WORDS = frozenset(normalise_word(w) for w in ("thousands", "millions", "billions"))
 _SCALES = {"thousand": 3, "million": 6, "billion": 9}
 _ASKED_SCALE = re.compile(r"\bin\s+(thousand|million|billion)s\b", re.IGNORECASE)
 
@@ -185,6 +186,5 @@ def _asks_prose(question: str) -> bool:
         return True
     if norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES):
         return True
-    manner = any(a == "how" and b not in ("much", "many") for a, b in zip(norms, norms[1:]))
+    manner = any(a == "how" and b not in ("much", "many") for a, b in pairwise(norms))
     return manner or norms[-1] in ("to", "of", "as", "for", "on", "by")
-

@@ -82,9 +82,7 @@ def test_lists_that_do_not_pair_one_to_one_say_nothing() -> None:
 
 
 def test_a_text_without_capitals_is_still_read_sentence_by_sentence() -> None:
-    text = (
-        "harbour fees were $ 3 million in 2020 . mooring fees were $ 5 million in 2020 ."
-    )
+    text = "harbour fees were $ 3 million in 2020 . mooring fees were $ 5 million in 2020 ."
 
     found = read_text(text)
 
