@@ -83,7 +83,11 @@ def reading_topic(intent: Intent) -> Topic:
     """What the figure must be about: the question's own words but the scale it asks the
     answer in ("in millions") and its words of change; for a follow-up naming too little
     of its own ("and in 2014?", "what was the net change?"), the figure it carried."""
-    kept = (w for w in intent.topic if normalise_word(w) not in _SCALE_WORDS | _OPERATION_WORDS)
+    kept = (
+        w
+        for w in intent.topic
+        if normalise_word(w) not in _SCALE_WORDS | _OPERATION_WORDS | _POINTING_WORDS
+    )
     topic = intent_topic(kept)
     topic = Topic(
         tuple(t for t in topic.terms if not is_change(t)),
@@ -95,6 +99,12 @@ def reading_topic(intent: Intent) -> Topic:
 
 
 _OPERATION_WORDS = frozenset(normalise_word(w) for w in ("net", "difference", "variation"))
+# Words that say which time or which mention is meant, not what the figure is: "and in the
+# previous year", "the value for 2016 again", "that specific value".
+_POINTING_WORDS = frozenset(
+    normalise_word(w)
+    for w in ("again", "specific", "previous", "precedent", "preceding", "prior", "same")
+)
 _SCALE_WORDS = frozenset(normalise_word(w) for w in ("thousands", "millions", "billions"))
 _SCALES = {"thousand": 3, "million": 6, "billion": 9}
 _ASKED_SCALE = re.compile(r"\bin\s+(thousand|million|billion)s\b", re.IGNORECASE)
