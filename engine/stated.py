@@ -77,6 +77,8 @@ _BREAKS = _plain(
     """which while whereas but compared versus primarily due reflecting including
     excluding partially partly offset resulting an a up down as or and"""
 )
+# A clause opening so says what the subject before it holds: the subject goes on.
+_ASIDES = _plain("including")
 # Clauses opening so state the same subject's figure for another period.
 _SAME_SUBJECT = _plain("compared versus up down from against as and or")
 # Words that may stand between an amount and its period ("$A for the year ended 2015").
@@ -179,7 +181,9 @@ def read_sentence(text: str) -> list[Stated]:
     for clause in _clauses(_items(text)):
         opening = clause[0].text.lower() if clause and clause[0].kind == "word" else ""
         own = _subject(clause)
-        if own and (opening not in _SAME_SUBJECT or not subject):
+        if own and opening in _ASIDES and subject:
+            subject = [*subject, *own]  # "X, including Y, was $A": still X
+        elif own and (opening not in _SAME_SUBJECT or not subject):
             subject = own
         words = " ".join(item.text for item in subject)
         for value, unit, period in _pairs(clause):
