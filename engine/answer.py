@@ -51,7 +51,13 @@ from engine.plan import (
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
 from engine.render import render
-from engine.sentence_figures import FromSentences, from_sentences, may_read, reading_topic
+from engine.sentence_figures import (
+    FromSentences,
+    from_sentences,
+    may_read,
+    operation_asked,
+    reading_topic,
+)
 from engine.session import ConversationSession
 from engine.store import KnowledgeStore
 from engine.timeframe import period_sort_key, read_timeframe
@@ -385,10 +391,11 @@ class _Run:
     def _stated(self, intent: Intent) -> Iterator[Event]:
         read = self.read
         assert read is not None
-        kind = "lookup" if intent.operation is None else "comparison"
+        operation = operation_asked(intent)
+        kind = "lookup" if operation is None else "comparison"
         # What a follow-up carries ("and in 2014?", "what was the change?"): the words the
         # sentence named the figure with, as the metric of this question.
-        self.intent = intent.with_(kind=kind, metrics=(read.label,))
+        self.intent = intent.with_(kind=kind, operation=operation, metrics=(read.label,))
         yield from self._finish("found", read.text, figures=read.figures, sources=read.sources)
 
     def _periods(self, intent: Intent) -> Intent:

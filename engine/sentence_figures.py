@@ -53,10 +53,27 @@ def may_read(intent: Intent) -> bool:
         return False
     if _asks_prose(intent.question):
         return False
-    asked = figure_asked(intent.question)
-    if intent.operation is None:
+    operation = operation_asked(intent)
+    if operation is None:
+        asked = figure_asked(intent.question)
         return len(intent.periods) == 1 and asked in (None, "amount", "percent")
-    return intent.operation == "difference" and len(intent.periods) == 2
+    return operation == "difference" and len(intent.periods) == 2
+
+
+def operation_asked(intent: Intent) -> str | None:
+    """The operation read, or for a question the parser gave to the documents (its words
+    naming no figure held) a change between its two periods, when it asks one in so many
+    words ("what was the change in harbour fees from 2020 to 2021?")."""
+    if intent.operation is not None or len(intent.periods) != 2:
+        return intent.operation
+    norms = {normalise_word(t) for t in TOKEN.findall(intent.question)}
+    asks_change = figure_asked(intent.question) == "change" and not norms.isdisjoint(_CHANGE)
+    return "difference" if asks_change else None
+
+
+_CHANGE = frozenset(
+    normalise_word(w) for w in ("change", "difference", "variation", "increase", "decrease")
+)
 
 
 def from_sentences(intent: Intent, passages: Sequence[Passage]) -> FromSentences | None:
@@ -72,9 +89,10 @@ def from_sentences(intent: Intent, passages: Sequence[Passage]) -> FromSentences
         if figure is None or (wants_percent and figure.stated.unit != PERCENT):
             return None
         found.append(_in_scale(figure, scale) if scale else figure)
-    if intent.operation is None and len(found) == 1:
+    operation = operation_asked(intent)
+    if operation is None and len(found) == 1:
         return _lookup(entity, found[0])
-    if intent.operation == "difference" and len(found) == 2:
+    if operation == "difference" and len(found) == 2:
         return _change(entity, found[0], found[1])
     return None
 

@@ -118,3 +118,16 @@ def test_a_sentence_about_another_figure_is_not_read_for_this_one() -> None:
     )
 
     assert not answer.figures
+
+
+def test_a_change_asked_in_words_no_figure_holds_is_read_from_both_years() -> None:
+    (answer,) = _ask(
+        _store(_passage(1, LEASES)),
+        "What was the change in Kestrel's dock rental expense from 2019 to 2020?",
+    )
+
+    assert answer.status == "found", answer.text
+    change = answer.figures[-1]
+    assert (change.role, change.value) == ("change", Decimal("1.1"))
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [Decimal("7.0"), Decimal("8.1")]
+    assert answer.intent["operation"] == "difference"
