@@ -131,3 +131,13 @@ def test_a_change_asked_in_words_no_figure_holds_is_read_from_both_years() -> No
     assert (change.role, change.value) == ("change", Decimal("1.1"))
     assert [f.value for f in answer.figures if f.kind == "fact"] == [Decimal("7.0"), Decimal("8.1")]
     assert answer.intent["operation"] == "difference"
+
+
+def test_the_figure_is_given_in_the_scale_the_question_asks() -> None:
+    (answer,) = _ask(
+        _store(_passage(1, LEASES)), "What was Kestrel's dock rental expense in 2020, in thousands?"
+    )
+
+    (figure,) = answer.figures
+    assert (figure.value, figure.unit) == (Decimal("8100"), "thousand")
+    assert "8,100 thousand" in answer.text
