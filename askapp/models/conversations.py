@@ -8,6 +8,8 @@ to its question.
 
 from __future__ import annotations
 
+import functools
+import json
 import uuid
 from collections.abc import Collection, Sequence
 from typing import Any, Protocol
@@ -217,7 +219,7 @@ def session_from_turns(
 
     def flush() -> None:
         if question is not None:
-            intent = Intent.from_dict(question.text, question.intent or {})
+            intent = _stored_intent(question)
             found = tuple(results) if question.status == Turn.Status.FOUND else ()
             remembered.append(
                 Remembered(question.text, intent, "\n\n".join(answers), question.status, found)
@@ -238,9 +240,42 @@ def session_from_turns(
             question, answers, results = turn, [], []
         elif question is not None:
             answers.append(turn.text)
-            results.extend(_figures(getattr(turn, "figures", None)))
+            results.extend(_stored_figures(turn))
     flush()
     return ConversationSession(scope=scope, turns=remembered)
+
+
+# Every ask in a conversation reads its window's turns again. What a stored intent or stored
+# figures decode to depends on nothing but their stored text, so a read that brings the text
+# (a RecentTurn's `intent_json` and `figures_json`) is decoded once a process, into the
+# engine's immutable values (docs/adr/0044).
+DECODED_CACHED = 4096
+
+
+def _stored_intent(question: Any) -> Intent:
+    stored = getattr(question, "intent_json", None)
+    if stored is not None:
+        return intent_from_json(question.text, stored)
+    return Intent.from_dict(question.text, question.intent or {})
+
+
+def _stored_figures(answer: Any) -> Sequence[Figure]:
+    stored = getattr(answer, "figures_json", None)
+    if stored is not None:
+        return figures_from_json(stored)
+    return _figures(getattr(answer, "figures", None))
+
+
+@functools.lru_cache(maxsize=DECODED_CACHED)
+def intent_from_json(question: str, stored: str) -> Intent:
+    """A question's intent from its stored JSON text."""
+    return Intent.from_dict(question, json.loads(stored) or {})
+
+
+@functools.lru_cache(maxsize=DECODED_CACHED)
+def figures_from_json(stored: str) -> tuple[Figure, ...]:
+    """An answer's figures from their stored JSON text (as `_figures` reads them)."""
+    return tuple(_figures(json.loads(stored)))
 
 
 def _figures(stored: Any) -> list[Figure]:

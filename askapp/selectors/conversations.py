@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import functools
+import json
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, When
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, TextField, When
+from django.db.models.functions import Cast
 
 from askapp.errors import Invalid, NotFound
 from askapp.models import Conversation, Entity, Feedback, Turn
@@ -151,15 +153,25 @@ def owner_verdicts(*, owner: Owner | None, turns: list[Turn]) -> dict[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class RecentTurn:
-    """What rebuilding a session reads of a stored turn (see services.asking)."""
+    """What rebuilding a session reads of a stored turn (see services.asking). The intent
+    and figures come as their stored JSON text: session_from_turns decodes a text once a
+    process (askapp/models/conversations.py)."""
 
     pk: Any
     role: str
     text: str
     status: str
-    intent: dict[str, Any] | None  # a question's; None for an answer
-    figures: list[Any]  # an answer's figures: the results a later question may name
+    intent_json: str | None  # a question's; None for an answer
+    figures_json: str | None  # an answer's figures: the results a later question may name
     withheld: bool  # its exchange cites what the asker may no longer see
+
+    @property
+    def intent(self) -> dict[str, Any] | None:
+        return None if self.intent_json is None else json.loads(self.intent_json)
+
+    @property
+    def figures(self) -> list[Any]:
+        return json.loads(self.figures_json) if self.figures_json else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +185,7 @@ class Recent:
 
 # A question's intent only: an answer's is never read back into a session, and decoding it
 # was a third of the read's cost.
-_TURN_COLUMNS = ("pk", "role", "text", "status", "question_intent", "figures", "withheld")
+_TURN_COLUMNS = ("pk", "role", "text", "status", "question_intent", "figures_json", "withheld")
 # What an ask needs of the conversation; the rest (title, counter, timestamps) stays deferred,
 # as converting two timestamps on each of the window's rows cost more than the query. Its id
 # is the one asked for, not read (nor converted) on every row.
@@ -217,9 +229,11 @@ def conversation_with_recent_turns(
     return Recent(conversation, newest[-1], turns_oldest_first)
 
 
-_QUESTION_INTENT = Case(
-    When(role=Turn.Role.USER, then=F("intent")), output_field=Turn._meta.get_field("intent")
+_QUESTION_INTENT = Cast(
+    Case(When(role=Turn.Role.USER, then=F("intent")), output_field=Turn._meta.get_field("intent")),
+    TextField(),
 )
+_FIGURES_TEXT = Cast("figures", TextField())
 # Stand-ins the recent-turns read is compiled with, replaced by each call's own values.
 _SOME_USER = -(2**31) + 7
 _SOME_VISITOR = "\x00a visitor"
@@ -235,7 +249,11 @@ def _recent_turns_read(
     turns = Turn.objects.using(using).filter(owner.turns(), conversation_id=_SOME_CONVERSATION)
     columns = (*_TURN_COLUMNS, *(f"conversation__{f}" for f in _CONVERSATION_FIELDS))
     queryset = (
-        turns.annotate(withheld=withheld(clearance), question_intent=_QUESTION_INTENT)
+        turns.annotate(
+            withheld=withheld(clearance),
+            question_intent=_QUESTION_INTENT,
+            figures_json=_FIGURES_TEXT,
+        )
         .order_by("-position")
         .values_list(*columns, "conversation__scope__name")[:limit]
     )

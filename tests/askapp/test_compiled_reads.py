@@ -14,11 +14,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from askapp.models import Citation, Classification, Turn
+from askapp.models import Citation, Classification, Turn, session_from_turns
 from askapp.owners import Owner
 from askapp.permissions import PUBLIC_ONLY, WITH_INTERNAL
 from askapp.selectors import compiled, conversations
 from askapp.selectors.clearance import withheld
+from engine import Figure, Intent
 from tests.factories import ConversationFactory, UserFactory, exchange
 
 pytestmark = pytest.mark.django_db
@@ -103,3 +104,46 @@ def test_a_long_conversation_is_read_with_the_same_statement_as_a_short_one(
         assert [t.text for t in recent.turns][-1] == f"answer {exchanges - 1}"
 
     assert len(built) == 1  # compiled by the first read, reused by the other three
+
+
+def _with_figures(owner: Owner, exchanges: int) -> Any:
+    conversation = _conversation(owner, exchanges)
+    for n, answer in enumerate(Turn.objects.filter(conversation=conversation, role="assistant")):
+        answer.figures = [
+            {"label": f"Revenue {n}", "value": f"{n}.5", "unit": "USD m", "role": "result"},
+            {"label": "no number here", "value": "n/a"},
+        ]
+        answer.save(update_fields=["figures"])
+    return conversation
+
+
+def test_a_session_rebuilt_from_the_read_is_the_one_the_stored_turns_give() -> None:
+    owner = Owner(user_id=UserFactory().pk)
+    conversation = _with_figures(owner, 4)
+    recent = _recent(owner, conversation)
+    stored = list(Turn.objects.filter(conversation=conversation).order_by("position"))[-6:]
+
+    from_read = session_from_turns(recent.turns, scope=None)
+    from_models = session_from_turns(stored, scope=None)
+
+    assert from_read.turns == from_models.turns
+    assert [len(t.results) for t in from_read.turns] == [1, 1, 1]  # "n/a" holds no number
+
+
+def test_a_window_read_again_is_not_decoded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every ask in a conversation reads its window again; the stored intents and figures it
+    holds are decoded once a process."""
+    owner = Owner(user_id=UserFactory().pk)
+    conversation = _with_figures(owner, 4)
+    session_from_turns(_recent(owner, conversation).turns, scope=None)
+    decoded: list[str] = []
+    for model in (Intent, Figure):
+        real = model.from_dict
+        monkeypatch.setattr(
+            model, "from_dict", lambda *a, _real=real, **k: decoded.append("x") or _real(*a, **k)
+        )
+
+    again = session_from_turns(_recent(owner, conversation).turns, scope=None)
+
+    assert decoded == []
+    assert len(again.turns) == 3
