@@ -106,6 +106,9 @@ class Row:
     unit: str
 
 
+Facts = Mapping[tuple[str, str, str], Row]
+
+
 def demo_facts(folder: Path = DEMO) -> dict[tuple[str, str, str], Row]:
     with (folder / "facts.csv").open(encoding="utf-8") as handle:
         rows = [
@@ -116,14 +119,14 @@ def demo_facts(folder: Path = DEMO) -> dict[tuple[str, str, str], Row]:
 
 
 def operand(token: str) -> tuple[str, str, str]:
-    """"AAPL.rev.FY2021" -> ("Apple", "Revenue", "FY2021")."""
+    """A fact row's key from its token: AAPL.rev.FY2021 -> (Apple, Revenue, FY2021)."""
     match = _OPERAND.match(token.strip())
     if not match or match[1] not in ENTITIES or match[2] not in METRICS:
         raise ProgramError(f"not an operand: {token!r}")
     return ENTITIES[match[1]], METRICS[match[2]], match[3]
 
 
-def gold_of(program: str, facts: Mapping[tuple[str, str, str], Row]) -> dict[str, Any]:
+def gold_of(program: str, facts: Facts) -> dict[str, Any]:
     """A turn's gold, kind and operands, computed from the fact rows its program names."""
     program = program.strip()
     if program == CLARIFY:
@@ -178,7 +181,7 @@ def kind_of(program: str) -> str:
     return "other arithmetic"
 
 
-def build(conversations: Iterable[Mapping[str, Any]], facts: Mapping) -> list[dict[str, Any]]:
+def build(conversations: Iterable[Mapping[str, Any]], facts: Facts) -> list[dict[str, Any]]:
     """The data file's records: each written conversation with every turn's gold computed."""
     records = []
     for conversation in conversations:
@@ -283,14 +286,14 @@ def _half_unit(value: Decimal) -> Decimal:
     return Decimal(5).scaleb(int(exponent) - 1) if isinstance(exponent, int) else Decimal(0)
 
 
-def _row(token: str, facts: Mapping[tuple[str, str, str], Row]) -> Row:
+def _row(token: str, facts: Facts) -> Row:
     key = operand(token)
     if key not in facts:
         raise ProgramError(f"{token} is not held")
     return facts[key]
 
 
-def _operands(tokens: Sequence[str], facts: Mapping) -> dict[str, dict[str, str]]:
+def _operands(tokens: Sequence[str], facts: Facts) -> dict[str, dict[str, str]]:
     out = {}
     for token in tokens:
         row = _row(token, facts)
@@ -299,7 +302,7 @@ def _operands(tokens: Sequence[str], facts: Mapping) -> dict[str, dict[str, str]
     return out
 
 
-def _value(arg: str, results: Sequence[Decimal], facts: Mapping) -> Decimal:
+def _value(arg: str, results: Sequence[Decimal], facts: Facts) -> Decimal:
     if arg.startswith("#"):
         return results[int(arg[1:])]
     if arg.startswith("const_"):

@@ -7,6 +7,7 @@ Written for askapp by hand, as analysts type, before reading how the engine pars
 A conversation with a scope is asked as if its company was chosen for the conversation.
 """
 
+# ruff: noqa: E501  (one turn a line reads best)
 from __future__ import annotations
 
 import json
@@ -26,6 +27,7 @@ def _pct(a, b):
     return f"subtract({a}, {b}), divide(#0, {b})"
 
 
+# fmt: off
 CONVERSATIONS = [
     _c(1, "Apple",
        ("what was revenue in FY2021?", "AAPL.rev.FY2021"),
@@ -297,6 +299,7 @@ CONVERSATIONS = [
        ("and FY2025?", "divide(AAPL.rd.FY2025, AAPL.rev.FY2025)"),
        ("by how many percentage points did it move", "divide(AAPL.rd.FY2016, AAPL.rev.FY2016), divide(AAPL.rd.FY2025, AAPL.rev.FY2025), subtract(#1, #0)")),
 ]
+# fmt: on
 
 
 def main() -> None:
