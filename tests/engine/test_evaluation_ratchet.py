@@ -1,9 +1,9 @@
-"""The ratchet: answers on the public sets, and on the demo's off-target questions, never get
-worse than the figures recorded here.
+"""The ratchet: answers on the public sets, and on the demo's conversations and off-target
+questions, never get worse than the figures recorded here.
 
-Each set runs whole (about 10 s of CPU for all three). A change that costs correct answers, or
-adds wrong (ConvFinQA: wrong or off-target) ones, fails here. A change that earns better
-figures raises the bar in the same commit: edit the set's line below.
+Each set runs whole (about 10 s of CPU for all of them). A change that costs correct answers,
+or adds wrong (ConvFinQA and democonv: wrong or off-target) ones, fails here. A change that
+earns better figures raises the bar in the same commit: edit the set's line below.
 """
 
 from __future__ import annotations
