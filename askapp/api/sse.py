@@ -32,6 +32,7 @@ from django.conf import settings
 from django.db import connections
 from rest_framework.renderers import JSONRenderer
 
+from askapp import trace as tracing
 from askapp.api.errors import error_body
 from askapp.api.serializers import ask_body, turn_body
 from askapp.errors import AskFailed
@@ -105,7 +106,7 @@ def _pool() -> ThreadPoolExecutor:
 
 
 async def answer_frames_async(
-    prepared: PreparedAsk, *, keepalive: float | None = None
+    prepared: PreparedAsk, *, keepalive: float | None = None, trace: dict[str, Any] | None = None
 ) -> AsyncIterator[bytes]:
     """`answer_frames` run in a worker thread, its frames forwarded as they come, with a
     keepalive comment after every `keepalive` seconds of silence."""
@@ -123,8 +124,11 @@ async def answer_frames_async(
             gone.set()
 
     def produce() -> None:
+        tracing.use(trace)
+        tracing.stamp(trace, "thread")
         try:
             for item in answer_frames(prepared):
+                tracing.stamp(trace, "meta")
                 hand_over(item)
         except Exception:
             logger.exception("an answer stream failed")
@@ -132,6 +136,8 @@ async def answer_frames_async(
         finally:
             hand_over(_END)
             connections.close_all()  # this pool thread's own connections
+            tracing.use(None)
+            tracing.finish(trace, str(prepared.conversation.pk))
 
     _pool().submit(produce)
     try:
@@ -143,6 +149,7 @@ async def answer_frames_async(
                 continue
             if item is _END:
                 return
+            tracing.stamp(trace, "loop")
             yield item
     finally:
         gone.set()

@@ -27,6 +27,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from askapp.engine_setup import the_engine
+from askapp import trace
 from askapp.errors import AskFailed, NotFound
 from askapp.models import Conversation, SessionTurn, Turn, session_from_turns
 from askapp.owners import Owner
@@ -129,6 +130,7 @@ def ask_events(
     failed = False
     if prepared.is_new:
         _store_question_first(prepared)
+    trace.mark("stored")
     try:
         for event in prepared.engine.stream(
             prepared.question,
