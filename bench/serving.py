@@ -192,7 +192,7 @@ def _streams(
     hold: tuple[float, float],
 ) -> None:
     print(f"\nslow streams: {count} answer streams opened {pace * 1000:g} ms apart, the model "
-          f"holding each {hold[0]:g}-{hold[1]:g} s; load before: {uptime()}", flush=True)  # fmt: skip
+          f"holding each {hold[0]:g}-{hold[1]:g} s; load: {uptime()}", flush=True)  # fmt: skip
     model = subprocess.Popen(
         [sys.executable, "-m", "bench.slowmodel", str(count), str(hold[0]), str(hold[1])],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,

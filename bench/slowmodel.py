@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.fakes.openai_server import FakeOpenAIServer, slow, stream  # noqa: E402
+from tests.fakes.openai_server import FakeOpenAIServer, slow, stream
 
 SLOW_ANSWER = "Apple's revenue dipped because iPhone sales fell [1]."
 

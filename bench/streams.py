@@ -113,8 +113,12 @@ class StreamReport:
                                "first": record.first})  # fmt: skip
         if not joined:
             return []
-        lines = [f"where the first event's wait goes ({len(joined)} streams traced): "
-                 "p50 / p99 / max of each stage"]  # fmt: skip
+        workers: dict[int, int] = {}
+        for trace in self.traces.values():
+            workers[trace.get("pid", 0)] = workers.get(trace.get("pid", 0), 0) + 1
+        spread = ", ".join(str(count) for count in sorted(workers.values(), reverse=True))
+        lines = [f"where the first event's wait goes ({len(joined)} streams traced, by worker: "
+                 f"{spread}): p50 / p99 / max of each stage"]  # fmt: skip
         for start, end, what in STAGES:
             spans = [t[end] - t[start] for t in joined if start in t and end in t]
             if spans:
@@ -233,7 +237,9 @@ async def _get(host: str, port: int, path: str) -> float:
     """One GET, timed from connect to the whole response (Connection: close)."""
     started = time.perf_counter()
     reader, writer = await asyncio.open_connection(host, port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode())
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n".encode()
+    )
     answer = await reader.read()
     writer.close()
     if not answer.startswith(b"HTTP/1.1 200"):

@@ -36,6 +36,8 @@ from askapp import trace as tracing
 from askapp.api.errors import error_body
 from askapp.api.serializers import ask_body, turn_body
 from askapp.errors import AskFailed
+from askapp.lanes import lanes
+from askapp.services import writeahead
 from askapp.services.asking import PreparedAsk, Stored, ask_events
 from engine import Event
 
@@ -126,14 +128,24 @@ async def answer_frames_async(
     def produce() -> None:
         tracing.use(trace)
         tracing.stamp(trace, "thread")
+        running = lanes()
         try:
+            writeahead.store_question_first(prepared)  # committed with the others waiting
+            tracing.stamp(trace, "stored")
+            running.enter(first=True)
+            first = True
             for item in answer_frames(prepared):
                 tracing.stamp(trace, "meta")
                 hand_over(item)
+                if first:  # what follows the first event waits for others' first events
+                    first = False
+                    running.leave()
+                    running.enter()
         except Exception:
             logger.exception("an answer stream failed")
             hand_over(frame("error", error_body("internal_error", "The answer failed.")))
         finally:
+            running.leave()
             hand_over(_END)
             connections.close_all()  # this pool thread's own connections
             tracing.use(None)
