@@ -27,6 +27,7 @@ from typing import Any
 from bench import procs
 from bench.load import ms, percentile
 
+WARM_UPS = 16  # bench/slowmodel.py answers as many at once
 NARRATIVE = "Why did Apple's revenue dip in fiscal 2023?"
 _EVENT = re.compile(rb"event: (\w+)\n")
 _CONVERSATION = re.compile(rb'^data: \{"conversation":\s*"([0-9a-f-]+)"', re.MULTILINE)
@@ -247,6 +248,28 @@ async def _get(host: str, port: int, path: str) -> float:
     return time.perf_counter() - started
 
 
+async def _warm_up(
+    host: str, port: int, request: bytes, server_pid: int, trace: Path | None
+) -> None:
+    """Untimed streams until every worker has served one (as far as the trace tells; one
+    without it): a worker answers only once it has loaded the application, and the server is
+    up when its first worker is, while the kernel already queues connections for the others.
+    A worker's first stream also opens the search index and the model client's lazy parts."""
+    workers = len(procs.tree(server_pid)) - 1
+    for _ in range(WARM_UPS):
+        warm = await _stream(host, port, request, _Open(1))
+        if warm.last != "done":
+            raise RuntimeError(f"a warm-up stream failed: {warm.failure or warm.last}")
+        if trace is None:
+            break
+        await asyncio.sleep(0.05)  # the trace line is written after the last frame
+        served = {json.loads(line)["pid"] for line in trace.read_text().splitlines()}
+        if len(served) >= workers:
+            break
+    if trace is not None and trace.exists():
+        trace.write_text("")
+
+
 def _cpu_self() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -264,11 +287,7 @@ async def slow_streams(
 ) -> StreamReport:
     host, port = url.removeprefix("http://").rsplit(":", 1)
     request = _request(host, int(port), token)
-    warm = await _stream(host, int(port), request, _Open(1))  # untimed: opens the search index
-    if warm.last != "done":
-        raise RuntimeError(f"the warm-up stream failed: {warm.failure or warm.last}")
-    if trace is not None and trace.exists():
-        trace.write_text("")
+    await _warm_up(host, int(port), request, server_pid, trace)
     rss_idle = procs.rss_mb(server_pid)
     opened = _Open(streams)
     cpu_before = _cpus(server_pid, model_pid)
