@@ -27,6 +27,7 @@ from typing import Any
 from bench import procs
 from bench.load import ms, percentile
 
+SETTLE = 5.0  # seconds between the two rounds of /healthz
 WARM_UPS = 16  # bench/slowmodel.py answers as many at once
 NARRATIVE = "Why did Apple's revenue dip in fiscal 2023?"
 _EVENT = re.compile(rb"event: (\w+)\n")
@@ -75,6 +76,8 @@ class StreamReport:
     load: str = ""  # the load average when every stream was open
     cpu: dict[str, float] = field(default_factory=dict)  # seconds, while the streams opened
     traces: dict[str, dict[str, Any]] = field(default_factory=dict)
+    healthz_later: list[float] = field(default_factory=list)  # SETTLE seconds later
+    held_later: int = 0
 
     @property
     def first_events(self) -> list[float]:
@@ -90,7 +93,9 @@ class StreamReport:
             f"first event: p50 {ms(percentile(times, 50))}  p99 {ms(percentile(times, 99))}  "
             f"max {ms(max(times))}; under 100 ms: {quick} of {len(times)}  (target p99 < 100 ms)",
             f"GET /healthz with all of them open ({len(self.healthz)} tries): p50 "
-            f"{ms(percentile(self.healthz, 50))}  max {ms(max(self.healthz))}  (target < 20 ms)",
+            f"{ms(percentile(self.healthz, 50))}  max {ms(max(self.healthz))}  (target < 20 ms); "
+            f"{SETTLE:g} s later, {self.held_later} still open: p50 "
+            f"{ms(percentile(self.healthz_later, 50))}  max {ms(max(self.healthz_later))}",
             f"server memory (all workers): {self.rss_idle_mb:.0f} MB idle, "
             f"{self.rss_held_mb:.0f} MB with the streams open",
         ]
@@ -309,6 +314,12 @@ async def slow_streams(
         healthz.append(await _get(host, int(port), "/healthz"))
         await asyncio.sleep(0.05)
     rss_held = procs.rss_mb(server_pid)
+    await asyncio.sleep(SETTLE)
+    healthz_later = []
+    for _ in range(20):
+        healthz_later.append(await _get(host, int(port), "/healthz"))
+        await asyncio.sleep(0.05)
+    held_later = opened.now
     records = list(await asyncio.gather(*tasks))
     traces = {}
     if trace is not None and trace.exists():
@@ -317,7 +328,8 @@ async def slow_streams(
             traces[record["conversation"]] = record
     cpu = {who: cpu_after[who] - cpu_before[who] for who in cpu_before}
     return StreamReport(
-        streams, held, records, healthz, rss_idle, rss_held, opening, load, cpu, traces
+        streams, held, records, healthz, rss_idle, rss_held, opening, load, cpu, traces,
+        healthz_later, held_later,
     )  # fmt: skip
 
 
