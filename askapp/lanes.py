@@ -38,6 +38,9 @@ class Lanes:
         self._holding = threading.local()
 
     def enter(self, *, first: bool = False) -> None:
+        """Take a slot, waiting for one if none is free. A thread that has to wait gives its
+        database connection back first (askapp/database.py): hundreds of streams waiting
+        their turn would otherwise hold a PostgreSQL pool's every connection."""
         if getattr(self._holding, "slot", False):
             return
         with self._lock:
@@ -48,6 +51,9 @@ class Lanes:
             turn = threading.Lock()
             turn.acquire()
             (self._first if first else self._later).append(turn)
+        from askapp.database import release_connection  # which imports this module
+
+        release_connection()
         turn.acquire()  # released by the `leave` that hands this thread its slot
         self._holding.slot = True
 

@@ -212,3 +212,26 @@ def test_a_stream_waiting_on_the_model_holds_no_slot(
 
     assert got_in, "another stream could not run while this one waited on the model"
     assert held_after == [True]
+
+
+def test_a_stream_that_waits_for_its_turn_first_gives_its_database_connection_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lanes = Lanes(1)
+    given_back: list[str] = []
+
+    def release() -> None:
+        given_back.append(threading.current_thread().name)
+
+    # What release_connection does is askapp/database.py's (and test_database.py's) business;
+    # on the tests' in-memory SQLite, closing is a no-op, so the call itself is what is seen.
+    monkeypatch.setattr("askapp.database.release_connection", release)
+    lanes.enter()  # a free slot: nothing to wait for, the connection is kept
+    waiter = threading.Thread(target=lambda: (lanes.enter(), lanes.leave()), name="waiter")
+    waiter.start()
+    _waiting(lanes, 1)
+    lanes.leave()
+    waiter.join(5)
+
+    # Held by a thousand waiting streams, a PostgreSQL pool ran dry and new streams got 503.
+    assert given_back == ["waiter"]
