@@ -65,11 +65,17 @@ class GroupWriter:
                     group.append(self._waiting.get_nowait())
                 except queue.Empty:
                     break
-            self._write(group)
-            if self._waiting.empty():
-                # A pooled connection goes back to the pool (PostgreSQL); a SQLite one is
-                # kept for CONN_MAX_AGE, as a web thread keeps its own.
-                connection.close_if_unusable_or_obsolete()
+            try:
+                self._write(group)
+                if self._waiting.empty():
+                    # A pooled connection goes back to the pool (PostgreSQL); a SQLite one is
+                    # kept for CONN_MAX_AGE, as a web thread keeps its own.
+                    connection.close_if_unusable_or_obsolete()
+            except Exception as exc:  # never leave a stream waiting on a dead thread
+                logger.exception("the write-ahead thread failed")
+                for _, done in group:
+                    if not done.done():
+                        done.set_exception(exc)
 
     @staticmethod
     def _write(group: list[tuple[PreparedAsk, Future[None]]]) -> None:
