@@ -74,6 +74,29 @@ def table_scale(rows: Sequence[Sequence[str]], context: str = "") -> str:
 
 
 def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableFact]:
+    blocks = _blocks(rows)
+    if len(blocks) > 1:
+        # Tables stacked on one page, each under its own dated heading: read each alone.
+        return _unique([fact for block in blocks for fact in _read_block(block, scale)])
+    return _read_block(rows, scale)
+
+
+def _blocks(rows: Sequence[Sequence[str]]) -> list[Sequence[Sequence[str]]]:
+    """The table cut where a heading naming a period comes again below the first figures
+    ("As of December 31, 2018" over a second block of lines)."""
+    cuts = [0]
+    seen_values = False
+    for index, row in enumerate(rows):
+        values = any(_is_value(cell) for cell in row[1:])
+        heading = not (row and row[0].strip()) and not values
+        if heading and seen_values and any(_period(cell) for cell in row[1:]):
+            cuts.append(index)
+            seen_values = False
+        seen_values = seen_values or values
+    return [rows[a:b] for a, b in zip(cuts, [*cuts[1:], len(rows)])]
+
+
+def _read_block(rows: Sequence[Sequence[str]], scale: str) -> list[TableFact]:
     body_start = _body_start(rows)
     columns = _column_labels(rows[:body_start], width=max(len(r) for r in rows))
     periods = [_period(label) for label in columns]
@@ -283,7 +306,19 @@ def _qualifiers(columns: list[str], periods: list[str | None]) -> list[str]:
             words = _DATE_WORDS.sub(" ", _YEAR.sub(" ", columns[index]))
             words = _EMPTY_BRACKETS.sub(" ", words)  # "( in millions )" once its words go
             result[index] = " ".join(words.split()).strip(" ,:-")
+            if not result[index] and period is not None:
+                # Two columns of one year told apart only by their dates ("December 31,
+                # 2018", "January 1, 2018"): the date without its year tells them apart.
+                dated = _EMPTY_BRACKETS.sub(" ", _SCALE_WORDS.sub(" ", _YEAR.sub(" ", columns[index])))
+                result[index] = " ".join(dated.split()).strip(" ,:-$")
     return result
+
+
+_SCALE_WORDS = re.compile(
+    r"\((?:in\s+)?(?:thousands|millions|billions)\)|in\s+(?:thousands|millions|billions)"
+    r"|[$€£¥]|(?:usd|eur|gbp|rmb|dollars?)",
+    re.IGNORECASE,
+)
 
 
 def _clean_label(label: str) -> str:
