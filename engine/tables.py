@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from itertools import pairwise
 
 _YEAR = re.compile(r"(?<!\d)(?:fy\s*)?((?:19|20)\d{2})(?!\d)", re.IGNORECASE)
 _SHORT_FY = re.compile(r"\bfy\s*'?(\d{2})\b", re.IGNORECASE)
@@ -93,7 +94,7 @@ def _blocks(rows: Sequence[Sequence[str]]) -> list[Sequence[Sequence[str]]]:
             cuts.append(index)
             seen_values = False
         seen_values = seen_values or values
-    return [rows[a:b] for a, b in zip(cuts, [*cuts[1:], len(rows)])]
+    return [rows[a:b] for a, b in pairwise([*cuts, len(rows)])]
 
 
 def _read_block(rows: Sequence[Sequence[str]], scale: str) -> list[TableFact]:
@@ -309,7 +310,9 @@ def _qualifiers(columns: list[str], periods: list[str | None]) -> list[str]:
             if not result[index] and period is not None:
                 # Two columns of one year told apart only by their dates ("December 31,
                 # 2018", "January 1, 2018"): the date without its year tells them apart.
-                dated = _EMPTY_BRACKETS.sub(" ", _SCALE_WORDS.sub(" ", _YEAR.sub(" ", columns[index])))
+                dated = _EMPTY_BRACKETS.sub(
+                    " ", _SCALE_WORDS.sub(" ", _YEAR.sub(" ", columns[index]))
+                )
                 result[index] = " ".join(dated.split()).strip(" ,:-$")
     return result
 
