@@ -39,6 +39,7 @@ STOP = lexicon(
     approximately approx roughly around just only also so any some
     get got can could would should will shall let know see find look up
     like level figure
+    thousand thousands million millions billion billions dollar dollars
     """
 )
 # Words that never tell two line items apart. Smaller than STOP on purpose: "state" in

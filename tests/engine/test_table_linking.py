@@ -84,3 +84,10 @@ def test_that_line_is_still_found_when_nothing_else_is_asked() -> None:
 
     assert answer.status == "found"
     assert [f.value for f in answer.figures if f.kind == "fact"] == [900]
+
+
+def test_a_scale_asked_for_is_not_a_word_of_the_figure() -> None:
+    answer = _ask(ROLL_FORWARD, "What were the additions in 2032, in millions of dollars?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [40]
