@@ -306,15 +306,14 @@ def _qualifiers(columns: list[str], periods: list[str | None]) -> list[str]:
     for index, period in enumerate(periods):
         twins = [i for i, p in enumerate(periods) if p == period]
         if period is None or len(twins) > 1:
-            words = _DATE_WORDS.sub(" ", _YEAR.sub(" ", columns[index]))
+            heading = _GLUED_DAY_YEAR.sub(" ", columns[index])  # "november 172011"
+            words = _DATE_WORDS.sub(" ", _YEAR.sub(" ", heading))
             words = _EMPTY_BRACKETS.sub(" ", words)  # "( in millions )" once its words go
             result[index] = " ".join(words.split()).strip(" ,:-")
             if not result[index] and period is not None:
                 # Two columns of one year told apart only by their dates ("December 31,
                 # 2018", "January 1, 2018"): the date without its year tells them apart.
-                dated = _EMPTY_BRACKETS.sub(
-                    " ", _SCALE_WORDS.sub(" ", _YEAR.sub(" ", columns[index]))
-                )
+                dated = _EMPTY_BRACKETS.sub(" ", _SCALE_WORDS.sub(" ", _YEAR.sub(" ", heading)))
                 result[index] = " ".join(dated.split()).strip(" ,:-$")
     return result
 

@@ -176,3 +176,16 @@ def test_a_heading_in_us_dollars_still_drops_its_currency() -> None:
         ("Pier fees", "FY2032"): Decimal("7"),
         ("Pier fees", "FY2031"): Decimal("6"),
     }
+
+
+def test_twin_columns_with_days_glued_to_their_years_are_named_by_their_dates() -> None:
+    rows = [
+        ["", "november 17 2031", "december 31 2031", "december 31 2032"],
+        ["Pilot index", "100", "98", "120"],
+    ]
+
+    facts = _by_key(rows)
+
+    assert facts[("Pilot index november 17", "FY2031")] == Decimal("100")
+    assert facts[("Pilot index december 31", "FY2031")] == Decimal("98")
+    assert facts[("Pilot index", "FY2032")] == Decimal("120")
