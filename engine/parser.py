@@ -40,6 +40,7 @@ STOP = lexicon(
     get got can could would should will shall let know see find look up
     like level figure
     thousand thousands million millions billion billions dollar dollars
+    concerning regarding considering throughout
     """
 )
 # Words that never tell two line items apart. Smaller than STOP on purpose: "state" in

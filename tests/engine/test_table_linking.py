@@ -130,3 +130,10 @@ def test_a_line_named_but_for_a_word_of_its_own_is_still_asked_back() -> None:
 
     assert answer.status == "clarify"
     assert not answer.figures
+
+
+def test_prepositions_around_the_figure_are_not_words_of_it() -> None:
+    answer = _ask(ROLL_FORWARD, "Regarding additions throughout 2032, what was the amount?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [40]
