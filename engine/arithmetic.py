@@ -73,7 +73,7 @@ _CONSTANT_OPERATORS = {
         ("less minus subtract base", "difference"),
         ("plus add", "sum"),
         ("times multiply multiplied", "product"),
-        ("divided", "ratio"),
+        ("divided over", "ratio"),
     )
     for word in words.split()
 }
@@ -107,6 +107,7 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     if marker is not None and _names_the_base(norms, used, marker[0]):
         # "as a percentage of the original value": the earlier change over its own base.
         return Reading("percent_change", "change", points_back=_points_back(norms, used))
+    per_period = _per_period(norms, used)
     constants, constant_operation = _constants(norms, used)
     points = _points_back(norms, used)
     including = _including(norms, used)
@@ -127,11 +128,15 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = constant_operation
     elif _outer_is_sum(norms, used) or including is not None:
         operation = "sum"
+    elif per_period:
+        operation = "average"
     elif _asks_product(norms, used):
         operation = "product"
     elif referent:
         operation = _operator_word(norms, used)  # "that plus the 2019 cost"
-    if not referent and operation is None and not constants and marker is None:
+    if not referent and operation in (None, "average") and not constants and marker is None:
+        if operation == "average":
+            return Reading(operation="average", points_back=points)
         return _read_plain(norms, used, points)
     if referent and operation is None and not (free & _OPERATION_HINTS):
         # "what was that change?" names a result and asks nothing of it: not an operand.
@@ -224,6 +229,7 @@ _NET = normalise_word("net")
 _ONE = frozenset({"one", normalise_word("ones")})
 _ONE_AFTER = lexicon("total other same former latter")
 _RATE_OF = lexicon("growth change increase decrease")
+_EACH = lexicon("per each every a")
 _PAIR_NOUNS = lexicon("values years periods amounts figures dates numbers")
 
 
@@ -246,6 +252,16 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
             and not any(used[i : i + 3])
         ):
             used[i : i + 3] = [True, True, True]
+
+
+def _per_period(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The average per year": an average taken over the periods, its words no metric's."""
+    for i in range(len(norms) - 2):
+        if norms[i] in AVERAGE_WORDS and norms[i + 1] in _EACH and norms[i + 2] in _TIME_NOUNS:
+            if not any(used[i : i + 3]):
+                used[i : i + 3] = [True, True, True]
+                return True
+    return False
 
 
 def _including(norms: Sequence[str], used: list[bool]) -> int | None:
@@ -311,8 +327,10 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
         while j >= 0 and norms[j] in _CONSTANT_FILLER:
             j -= 1
         word = norms[j] if j >= 0 else ""
-        if word not in _CONSTANT_OPERATORS:
+        if word not in _CONSTANT_OPERATORS or (word == "over" and j != i - 1):
             continue
+        if i + 1 < len(norms) and norms[i + 1] in _TIME_NOUNS:
+            continue  # "over the 3 year period": a span, not an operand
         value = norm.replace(",", "")
         try:
             Decimal(value)
@@ -350,7 +368,29 @@ def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[
         if k == i + 1 and following in _AFTER_PRONOUN:
             used[i] = True
             return "result", i
+    return _the_role(norms, used)
+
+
+def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
+    """ "The sum divided by 2", "the difference over the 2015 value": a role noun with "the"
+    right before an operator the grammar read names the earlier result, as "that sum" does."""
+    for i, norm in enumerate(norms[:-2]):
+        if norm != "the" or used[i]:
+            continue
+        k = i + 1
+        while k < len(norms) - 1 and norms[k] in _ADJECTIVES and not used[k]:
+            k += 1
+        named = ROLE_NOUNS.get(norms[k], "")
+        if named and named != "result" and not used[k] and used[k + 1]:
+            if norms[k + 1] in _OPERATOR_STARTS:
+                used[i : k + 1] = [True] * (k + 1 - i)
+                return named, i
     return "", None
+
+
+# Words an operator starts with when it follows its operand ("the sum divided by 2", "the
+# change as a percentage of"); not "the average proportion of", an average of proportions.
+_OPERATOR_STARTS = lexicon("divided over plus minus less times multiplied as in relative")
 
 
 # A bare pronoun stands for a result when a verb or a function word follows it ("what
@@ -362,7 +402,7 @@ _AFTER_PRONOUN = lexicon(
 ) | {""}
 
 
-_NOT_ALONE = lexicon("times base initial divided")
+_NOT_ALONE = lexicon("times base initial divided over")
 
 
 def _operator_word(norms: Sequence[str], used: list[bool]) -> str | None:
@@ -450,10 +490,14 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
             return None
     if result is None:
         return None
-    value, unit = _unit(operation, result, unit)
+    role = ROLES[operation]
+    if operation == "ratio" and operands[-1].role == "constant" and unit:
+        # An amount divided by a number ("the sum divided by 2") is still an amount.
+        value, role = _round(result), "quotient"
+    else:
+        value, unit = _unit(operation, result, unit)
     formula = _formula(operation, operands)
     sources = tuple(dict.fromkeys(s for o in operands for s in o.sources))
-    role = ROLES[operation]
     return Figure(
         label=role, value=value, unit=unit, kind="computed", sources=sources,
         display=format_value(value, unit), role=role, formula=formula,

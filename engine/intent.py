@@ -42,6 +42,7 @@ class Intent(NamedTuple):
     periods: tuple[str, ...] = ()
     period_range: bool = False
     relative_last: int | None = None
+    period_step: int = 0  # "the year before": a year counted from the conversation's period
     ambiguous: tuple[Ambiguity, ...] = ()
     qualifiers: tuple[str, ...] = ()  # words tied to the metric that no metric label holds
     loose: tuple[str, ...] = ()  # content words that linked to nothing at all
@@ -74,6 +75,7 @@ class Intent(NamedTuple):
             "periods": list(self.periods),
             "period_range": self.period_range,
             "relative_last": self.relative_last,
+            "period_step": self.period_step,
             "ambiguous": [{"slot": a.slot, "choices": list(a.choices)} for a in self.ambiguous],
             "qualifiers": list(self.qualifiers),
             "loose": list(self.loose),
@@ -99,6 +101,7 @@ class Intent(NamedTuple):
             periods=tuple(data.get("periods", ())),
             period_range=bool(data.get("period_range", False)),
             relative_last=data.get("relative_last"),
+            period_step=int(data.get("period_step") or 0),
             ambiguous=tuple(
                 Ambiguity(a["slot"], tuple(a["choices"])) for a in data.get("ambiguous", ())
             ),

@@ -214,6 +214,7 @@ class IntentParser:
             else tuple(sorted(periods)),
             period_range=frame.is_range,
             relative_last=frame.relative_last,
+            period_step=frame.step,
             ambiguous=ambiguous,
             qualifiers=qualifiers,
             loose=tuple(dict.fromkeys(loose)),

@@ -10,6 +10,7 @@ ever read from it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
 
 _CHANGES = ("difference", "percent_change")
+_YEAR = re.compile(r"FY\d{4}")
 SCOPE = "the conversation's scope"
 
 
@@ -78,7 +80,18 @@ class ConversationSession:
         operation = intent.operation or self._carried_operation(intent, carried, follow)
         periods = intent.periods
         pointed = "period" in intent.points_back
-        if not periods and not intent.relative_last and (follow or not metrics or pointed):
+        summed = self._summed() if operation == "average" and follow and not periods else None
+        if summed is not None and (not metrics or metrics == summed[1]):
+            # "The average per year" after a sum: the average of the very figures summed.
+            number, metrics, periods = summed
+            carried[:] = [c for c in carried if c.slot not in ("metric", "period")]
+            carried.extend(Carried("metric", m, number, self.turns[number - 1].question)
+                           for m in metrics)  # fmt: skip
+            carried.extend(Carried("period", p, number, self.turns[number - 1].question)
+                           for p in periods)  # fmt: skip
+        elif intent.period_step and not periods:
+            periods = self._stepped(intent.period_step, carried)
+        elif not periods and not intent.relative_last and (follow or not metrics or pointed):
             periods = self._carry_periods(operation, carried)
         resolved = intent.with_(
             entities=entities,
@@ -245,6 +258,49 @@ class ConversationSession:
                     Carried("period", p, number, turn.question) for p in turn.intent.periods
                 )
                 return turn.intent.periods
+        return ()
+
+    def _summed(self) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
+        """The figure and periods of the facts the last answer's sum added up, when it gave
+        a sum of one figure of one company (an earlier sum included, through its sources).
+        Only the last answer: a sum asked and not given in between is not passed over."""
+        for number, turn in self._recent():
+            computed = [f for f in turn.results if f.kind == "computed"]
+            if not computed or computed[-1].role_or_kind != "sum":
+                return None
+            facts = self._facts_by_source()
+            summed = [facts.get(source) for source in computed[-1].sources]
+            if not summed or any(f is None or not f.metric for f in summed):
+                return None
+            series = {(f.entity, f.metric) for f in summed if f is not None}
+            periods = sorted({f.period or "" for f in summed if f is not None}, key=period_sort_key)
+            if len(series) != 1 or len(periods) != len(summed):
+                return None
+            return number, (series.pop()[1] or "",), tuple(periods)
+        return None
+
+    def _facts_by_source(self) -> dict[str, Figure]:
+        return {
+            f.sources[0]: f
+            for turn in self.turns
+            for f in turn.results
+            if f.kind == "fact" and len(f.sources) == 1
+        }
+
+    def _stepped(self, step: int, carried: list[Carried]) -> tuple[str, ...]:
+        """ "The year before": the year before the periods the conversation is on (after
+        them, for "the following year"), said as carried from the question that named them.
+        Nothing when they are not whole years."""
+        for number, turn in self._recent():
+            if not turn.intent.periods:
+                continue
+            ordered = sorted(turn.intent.periods, key=period_sort_key)
+            base = ordered[0] if step < 0 else ordered[-1]
+            if not _YEAR.fullmatch(base):
+                return ()
+            period = f"FY{int(base[2:]) + step}"
+            carried.append(Carried("period", period, number, turn.question))
+            return (period,)
         return ()
 
     def _two_periods(self, carried: list[Carried]) -> tuple[str, ...]:
