@@ -194,6 +194,8 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
         k = i + 1
         if k < len(norms) and norms[k] == "same":
             k += 1
+        if _dated(norms, used, i):
+            points.append("dated")
         if k < len(norms) and norms[k] in _TIME_NOUNS and not any(used[i : k + 1]):
             for j in range(i, k + 1):
                 used[j] = True
@@ -201,6 +203,21 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
         elif norm != "same" and k < len(norms) and not used[k] and norms[k].isalpha():
             points.append("figure")
     return tuple(dict.fromkeys(points))
+
+
+def _dated(norms: Sequence[str], used: list[bool], i: int) -> bool:
+    """ "This 2017 total", "those spendings in 2013": a demonstrative naming a figure by its
+    year, one the conversation may already have given."""
+    if norms[i] not in DEMONSTRATIVES:
+        return False
+    rest = list(zip(norms[i + 1 : i + 4], used[i + 1 : i + 4], strict=False))
+    year = [n[:1].isdigit() and u for n, u in rest]
+    if len(rest) >= 2 and year[0] and rest[1][0].isalpha() and not rest[1][1]:
+        return True  # "this 2017 total"
+    return (
+        len(rest) == 3 and rest[0][0].isalpha() and not rest[0][1]
+        and rest[1][0] == "in" and year[2]
+    )  # fmt: skip
 
 
 def _names_the_base(norms: Sequence[str], used: list[bool], end: int) -> bool:

@@ -162,7 +162,8 @@ class ConversationSession:
         if asked.constants or not periods:
             metrics, periods = (), ()
             kept = [c for c in kept if c.slot not in ("metric", "period")]
-        if metrics and not _loose_within(asked.loose, metrics):
+        dated = not asked.metrics and self._dated(asked, figure.metric or "")
+        if metrics and not _loose_within(asked.loose, metrics) and not dated:
             return resolved.with_(referent=""), tuple(carried)
         kept.append(Carried("result", _result_words(figure), number, turn.question, figure))
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
@@ -211,7 +212,23 @@ class ConversationSession:
         metric = found[2].metric if found else None
         if metric and any(metric in a.choices for a in intent.ambiguous):
             return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
+        if metric and not intent.metrics and self._dated(intent, metric):
+            # "That change in relation to this 2017 total": the 2017 figure of the change's
+            # own series the conversation gave, not another line whose label says "total".
+            return intent.with_(metrics=(metric,), ambiguous=(), loose=())
         return intent
+
+    def _dated(self, intent: Intent, metric: str) -> bool:
+        """The question names a figure by a demonstrative and its year ("this 2013 price"),
+        and an earlier answer gave this metric's figure for that year."""
+        if "dated" not in intent.points_back or len(intent.periods) != 1:
+            return False
+        period = intent.periods[0]
+        return any(
+            f.kind == "fact" and f.metric == metric and f.period == period
+            for turn in self.turns
+            for f in turn.results
+        )
 
     # -- slots ------------------------------------------------------------------------------
 
