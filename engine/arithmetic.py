@@ -96,6 +96,8 @@ class Reading:
     # What else the question points back to: "period" ("in that same year"), "figure" ("that
     # fair value", "this purchase price": a figure the conversation already named).
     points_back: tuple[str, ...] = ()
+    # Two earlier figures named at once, part first: ("first", "second"), ("that", "this").
+    pair: tuple[str, ...] = ()
 
 
 def read(norms: Sequence[str], used: list[bool]) -> Reading:
@@ -111,7 +113,10 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     constants, constant_operation = _constants(norms, used)
     points = _points_back(norms, used)
     including = _including(norms, used)
-    referent, at = _referent(norms, used, bool(constants))
+    pair = _pair(norms, used, marker[0] if marker is not None else None)
+    referent, at = ("pair", None) if pair else _referent(norms, used, bool(constants))
+    if not referent and marker is not None:
+        referent, at = _generic(norms, used, marker[0])
     if including is not None and not referent:
         # "the sum including the 2013 value": the sum an earlier answer gave, plus a figure.
         referent, at = ("sum" if free_sum(norms, used) else "result"), including
@@ -158,7 +163,9 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         and at >= marker[0]
         and all(n in ("the", "a", "an") for n in norms[marker[0] : at])
     )
-    return Reading(operation, referent, referent_first, constants, nested, points_back=points)
+    return Reading(
+        operation, referent, referent_first, constants, nested, points_back=points, pair=pair
+    )
 
 
 def _periods_named(norms: Sequence[str], used: list[bool]) -> int:
@@ -203,6 +210,50 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
         elif norm != "same" and k < len(norms) and not used[k] and norms[k].isalpha():
             points.append("figure")
     return tuple(dict.fromkeys(points))
+
+
+_ORDINALS = {"first": "first", "former": "first", "second": "second", "latter": "second"}
+_FIGURE_NOUNS = _GENERIC | {"one"}
+
+
+def _pair(norms: Sequence[str], used: list[bool], whole_from: int | None) -> tuple[str, ...]:
+    """Two earlier figures named at once: "the first ... the second", "the former ... the
+    latter", or "this value ... that amount". Ordered part first: the one right after a
+    denominator phrase is the whole, else the order asked."""
+    found: list[tuple[int, int, str]] = []  # (start, end, name)
+    for i, norm in enumerate(norms):
+        following = norms[i + 1] if i + 1 < len(norms) else ""
+        if used[i] or (i + 1 < len(norms) and used[i + 1]):
+            continue
+        if norm in _ORDINALS and i > 0 and norms[i - 1] == "the" and following not in _TIME_NOUNS:
+            if following in _FIGURE_NOUNS:
+                found.append((i - 1, i + 2, _ORDINALS[norm]))
+            elif not following.isalpha() or following in _AFTER_PRONOUN or following in _VERBS:
+                found.append((i - 1, i + 1, _ORDINALS[norm]))
+        elif norm in ("this", "that") and following in _FIGURE_NOUNS:
+            found.append((i, i + 2, norm))
+    names = {name for _, _, name in found}
+    if len(found) != 2 or not (names in ({"first", "second"}, {"this", "that"}) or
+                               names <= {"this", "that"}):  # fmt: skip
+        return ()
+    if whole_from is not None and found[0][0] >= whole_from:
+        found.reverse()  # "of this value does that amount represent": that is the part
+    for start, end, _ in found:
+        used[start:end] = [True] * (end - start)
+    return tuple(name for _, _, name in found)
+
+
+_VERBS = lexicon("represent represents did does was is were")
+
+
+def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[str, int | None]:
+    """ "Does that amount represent in relation to this purchase price": a demonstrative and
+    a generic noun beside a denominator phrase name an earlier figure ("figure")."""
+    for i, norm in enumerate(norms[:-1]):
+        if norm in ("this", "that") and norms[i + 1] in _GENERIC and not any(used[i : i + 2]):
+            used[i : i + 2] = [True, True]
+            return "figure", i
+    return "", None
 
 
 def _dated(norms: Sequence[str], used: list[bool], i: int) -> bool:
@@ -315,12 +366,27 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
             used[start] = True  # "the net change over the 2008 value"
             return start + 1, False
         for phrase in DENOMINATOR:
-            end = start + len(phrase)
-            if tuple(norms[start:end]) == phrase and not any(used[start:end]):
+            end = _phrase_end(norms, used, start, phrase)
+            if end is not None:
                 for i in range(start, end):
                     used[i] = True
                 return end, bool(set(phrase) & PERCENT_WORDS)
     return None
+
+
+def _phrase_end(
+    norms: Sequence[str], used: list[bool], start: int, phrase: tuple[str, ...]
+) -> int | None:
+    """Where a phrase read from `start` ends, a "then" inside it allowed ("what percentage,
+    then, of this value")."""
+    at = start
+    for k, word in enumerate(phrase):
+        if k and at < len(norms) and norms[at] == "then" and not used[at]:
+            at += 1
+        if at >= len(norms) or norms[at] != word or used[at]:
+            return None
+        at += 1
+    return at
 
 
 def _period_follows(norms: Sequence[str], used: list[bool], at: int) -> bool:
@@ -468,7 +534,7 @@ class Operand:
     @classmethod
     def of_figure(cls, figure: Figure, where: str) -> Operand:
         role = figure.role_or_kind
-        label = f"the {role} {where}" if role != "fact" else figure.label
+        label = f"the {role} {where}" if role != "fact" else f"{figure.label} {where}"
         return cls(label, figure.value, figure.unit, figure.sources, role)
 
     def written(self) -> str:

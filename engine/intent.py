@@ -57,6 +57,7 @@ class Intent(NamedTuple):
     nested: str = ""
     asks_value: bool = False  # "the 2008 value": a figure itself, no carried calculation
     points_back: tuple[str, ...] = ()  # "period" ("that same year"), "figure" ("that income")
+    pair: tuple[str, ...] = ()  # two earlier figures named at once, part first ("first", "second")
 
     def with_(self, **changes: Any) -> Intent:
         return self._replace(**changes)
@@ -87,6 +88,7 @@ class Intent(NamedTuple):
             "nested": self.nested,
             "asks_value": self.asks_value,
             "points_back": list(self.points_back),
+            "pair": list(self.pair),
         }
 
     @classmethod
@@ -115,4 +117,5 @@ class Intent(NamedTuple):
             nested=str(data.get("nested") or ""),
             asks_value=bool(data.get("asks_value", False)),
             points_back=tuple(str(p) for p in data.get("points_back", ())),
+            pair=tuple(str(p) for p in data.get("pair", ())),
         )

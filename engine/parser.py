@@ -226,6 +226,7 @@ class IntentParser:
             nested=grammar.nested,
             asks_value=grammar.value,
             points_back=grammar.points_back,
+            pair=grammar.pair,
         )
 
     def _unnamed(self, metrics: tuple[str, ...], norms: Sequence[str]) -> bool:

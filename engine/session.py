@@ -100,6 +100,8 @@ class ConversationSession:
             operation=operation,
             kind=_kind(intent, operation, entities, metrics, periods),
         )
+        if intent.pair and operation in _WITH_OPERANDS:
+            return self._with_pair(intent, resolved, carried)
         if intent.referent and operation in _WITH_OPERANDS:
             return self._with_result(intent, resolved, carried)
         if intent.referent and operation == "percent_change":
@@ -145,7 +147,16 @@ class ConversationSession:
         own_facts = len(asked.metrics or (1,)) * len(asked.periods)
         if asked.referent == "result" and own_facts >= 2:
             return resolved.with_(referent=""), tuple(carried)  # "it" was the metric
-        found = self._result(asked.referent)
+        if asked.referent == "figure":
+            found = self._other_figure(asked.metrics)
+            if isinstance(found, Remembered):
+                # "This number" after an answer that gave several: ask which, naming them.
+                number = self.turns.index(found) + 1
+                named = [_as_result(number, found, f) for f in found.results]
+                kept = [c for c in carried if c.slot == "entity"]
+                return resolved.with_(referent="?pair", metrics=(), periods=()), (*kept, *named)
+        else:
+            found = self._result(asked.referent)
         if found is None:
             return resolved.with_(referent="?"), tuple(carried)
         number, turn, figure = found
@@ -159,6 +170,8 @@ class ConversationSession:
         if not periods and not asked.constants and figure.period:
             periods = (figure.period,)
             kept.append(Carried("period", figure.period, number, turn.question))
+        elif not periods and not asked.constants and figure.period == "" and asked.metrics:
+            periods = ("",)  # figures of no period (a table without years), as the result's
         if asked.constants or not periods:
             metrics, periods = (), ()
             kept = [c for c in kept if c.slot not in ("metric", "period")]
@@ -169,6 +182,52 @@ class ConversationSession:
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
             kept
         )
+
+    def _with_pair(
+        self, asked: Intent, resolved: Intent, carried: list[Carried]
+    ) -> tuple[Intent, tuple[Carried, ...]]:
+        """ "The first in relation to the second", "this value ... that amount": the figures
+        the last two answers that gave any stand on, "first" and "that" the older. Carried in
+        the order the operation takes them, part first. When the words do not tell them apart
+        ("this ... this"), or an answer gave several figures, it is asked back (referent
+        "?pair", naming what the conversation holds)."""
+        given = self._last_given(2)
+        kept = [c for c in carried if c.slot == "entity"]
+        if len(given) < 2:
+            return resolved.with_(referent="?", pair=()), tuple(carried)
+        newer, older = given
+        pick = {"first": older, "that": older, "second": newer, "this": newer}
+        chosen = [pick[name] for name in asked.pair]
+        if chosen[0] is chosen[1] or any(figure is None for _, _, figure in chosen):
+            choices = [c for c in (older, newer) if c[2] is not None]
+            kept += [_as_result(number, turn, figure) for number, turn, figure in choices]  # type: ignore[arg-type]
+            return resolved.with_(referent="?pair", metrics=(), periods=()), tuple(kept)
+        kept += [_as_result(number, turn, figure) for number, turn, figure in chosen]  # type: ignore[arg-type]
+        bare = resolved.with_(metrics=(), periods=(), loose=(), kind="comparison")
+        return bare.with_(referent="pair"), tuple(kept)
+
+    def _other_figure(
+        self, metrics: tuple[str, ...]
+    ) -> tuple[int, Remembered, Figure] | Remembered | None:
+        """ "That amount" beside a figure the question names: the one figure the latest
+        answer not about the named one gave; that answer itself when it gave several."""
+        for number, turn in self._recent():
+            if not turn.results:
+                continue
+            if len(turn.results) > 1:
+                return turn
+            if turn.results[0].metric not in metrics:
+                return number, turn, turn.results[0]
+        return None
+
+    def _last_given(self, count: int) -> list[tuple[int, Remembered, Figure | None]]:
+        """The last answers that gave figures, newest first, each with the one figure it
+        stands on (its last computed figure, or its only fact; None when it gave several)."""
+        found: list[tuple[int, Remembered, Figure | None]] = []
+        for number, turn in self._recent():
+            if turn.results and len(found) < count:
+                found.append((number, turn, _stands_on(turn.results)))
+        return found
 
     def _result(self, role: str) -> tuple[int, Remembered, Figure] | None:
         """The most recent result of this role ("result": the last answer's own result)."""
@@ -355,6 +414,16 @@ _ROLES_NAMED = {
     "ratio": ("ratio", "share"),
     "share": ("share", "ratio", "percent change"),
 }
+
+
+def _stands_on(results: tuple[Figure, ...]) -> Figure | None:
+    """The one figure an answer gave; none when it gave several (a change and its two
+    facts: "the first" could be any of them)."""
+    return results[0] if len(results) == 1 else None
+
+
+def _as_result(number: int, turn: Remembered, figure: Figure) -> Carried:
+    return Carried("result", _result_words(figure), number, turn.question, figure)
 
 
 def _plays(figure: Figure, role: str) -> bool:
