@@ -139,9 +139,12 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = "product"
     elif referent:
         operation = _operator_word(norms, used)  # "that plus the 2019 cost"
-    if not referent and operation in (None, "average") and not constants and marker is None:
-        if operation == "average":
-            return Reading(operation="average", points_back=points)
+    if operation is None and not referent and not constants and marker is None:
+        if _minus_between(norms, used):
+            operation = "difference"  # "revenue less net income": one figure less another
+    if not referent and operation in (None, "average", "difference") and not constants:
+        if operation is not None and marker is None:
+            return Reading(operation=operation, points_back=points)
         return _read_plain(norms, used, points)
     if referent and operation is None and not (free & _OPERATION_HINTS):
         # "what was that change?" names a result and asks nothing of it: not an operand.
@@ -320,6 +323,21 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
             and not any(used[i : i + 3])
         ):
             used[i : i + 3] = [True, True, True]
+
+
+_MINUS = lexicon("less minus")
+
+
+def _minus_between(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "Revenue less net income": "less" or "minus" between two figures' words (not "less
+    than", not before a number, which is a constant)."""
+    for i in range(1, len(norms) - 1):
+        following = norms[i + 1]
+        if norms[i] in _MINUS and not used[i] and following != "than":
+            if following[0].isalpha() and not used[i - 1] and norms[i - 1].isalpha():
+                used[i] = True
+                return True
+    return False
 
 
 def _per_period(norms: Sequence[str], used: list[bool]) -> bool:

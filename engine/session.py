@@ -14,8 +14,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.arithmetic import ROLE_NOUNS, ROLES
 from engine.intent import Intent
-from engine.text import words
+from engine.text import normalise_word, words
 from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
 
@@ -147,16 +148,19 @@ class ConversationSession:
         own_facts = len(asked.metrics or (1,)) * len(asked.periods)
         if asked.referent == "result" and own_facts >= 2:
             return resolved.with_(referent=""), tuple(carried)  # "it" was the metric
+        if asked.referent == "figure" and not asked.metrics:
+            # "That amount in relation to this total": two figures, neither named.
+            return resolved.with_(referent="?"), tuple(carried)
         if asked.referent == "figure":
             found = self._other_figure(asked.metrics)
-            if isinstance(found, Remembered):
-                # "This number" after an answer that gave several: ask which, naming them.
-                number = self.turns.index(found) + 1
-                named = [_as_result(number, found, f) for f in found.results]
-                kept = [c for c in carried if c.slot == "entity"]
-                return resolved.with_(referent="?pair", metrics=(), periods=()), (*kept, *named)
         else:
             found = self._result(asked.referent)
+        if isinstance(found, Remembered):
+            # "This number" after an answer that gave several: ask which, naming them.
+            number = self.turns.index(found) + 1
+            named = [_as_result(number, found, f) for f in found.results]
+            kept = [c for c in carried if c.slot == "entity"]
+            return resolved.with_(referent="?pair", metrics=(), periods=()), (*kept, *named)
         if found is None:
             return resolved.with_(referent="?"), tuple(carried)
         number, turn, figure = found
@@ -229,13 +233,18 @@ class ConversationSession:
                 found.append((number, turn, _stands_on(turn.results)))
         return found
 
-    def _result(self, role: str) -> tuple[int, Remembered, Figure] | None:
-        """The most recent result of this role ("result": the last answer's own result)."""
+    def _result(self, role: str) -> tuple[int, Remembered, Figure] | Remembered | None:
+        """The most recent result of this role ("result": the last answer's own result; that
+        answer itself when it gave several facts and nothing computed, to ask which)."""
         for number, turn in self._recent():
             if role == "result":
                 computed = [f for f in turn.results if f.kind == "computed"]
                 pick = computed[-1:] or (turn.results if len(turn.results) == 1 else ())
+                if not pick and len(turn.results) > 1:
+                    return turn
                 return (number, turn, pick[0]) if pick else None
+            if not turn.results and _asked_for(turn.intent, role):
+                return None  # "that change" after a change asked and not given: that one
             for figure in reversed(turn.results):
                 if _plays(figure, role):
                     return number, turn, figure
@@ -268,7 +277,7 @@ class ConversationSession:
         """ "This 2005 exercise price" read as a choice of figures: the named result's own
         metric among them settles it (the conversation's figure, not a guess)."""
         found = self._result(intent.referent)
-        metric = found[2].metric if found else None
+        metric = found[2].metric if isinstance(found, tuple) else None
         if metric and any(metric in a.choices for a in intent.ambiguous):
             return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
         if metric and not intent.metrics and self._dated(intent, metric):
@@ -424,6 +433,15 @@ def _stands_on(results: tuple[Figure, ...]) -> Figure | None:
 
 def _as_result(number: int, turn: Remembered, figure: Figure) -> Carried:
     return Carried("result", _result_words(figure), number, turn.question, figure)
+
+
+def _asked_for(intent: Intent, role: str) -> bool:
+    """Whether a question asked for a result of this role (whether or not it was given)."""
+    made = ROLES.get(intent.operation or "", "")
+    if made and made in _ROLES_NAMED.get(role, (role,)):
+        return True
+    # A question read as narrative keeps no operation; its words still say what it asked.
+    return any(ROLE_NOUNS.get(normalise_word(word)) == role for word in intent.topic)
 
 
 def _plays(figure: Figure, role: str) -> bool:
