@@ -98,6 +98,8 @@ class Reading:
     points_back: tuple[str, ...] = ()
     # Two earlier figures named at once, part first: ("first", "second"), ("that", "this").
     pair: tuple[str, ...] = ()
+    whole_at: int = -1  # where the whole is named: the word after a denominator phrase
+    again: str = ""  # "this percentage in 2006": the role of a calculation asked again
 
 
 def read(norms: Sequence[str], used: list[bool]) -> Reading:
@@ -147,6 +149,9 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
             return Reading(operation=operation, points_back=points)
         return _read_plain(norms, used, points)
     if referent and operation is None and not (free & _OPERATION_HINTS):
+        if referent in ("share", "ratio") and _periods_named(norms, used) and at is not None:
+            # "this percentage in 2006": the same calculation, in another period.
+            return Reading(again=referent, points_back=points)
         # "what was that change?" names a result and asks nothing of it: not an operand.
         used[:] = before
         return _read_plain(norms, used, _points_back(norms, used))
@@ -166,9 +171,16 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         and at >= marker[0]
         and all(n in ("the", "a", "an") for n in norms[marker[0] : at])
     )
+    whole_at = marker[0] if marker is not None and not _counts_times(norms, marker[0]) else -1
     return Reading(
-        operation, referent, referent_first, constants, nested, points_back=points, pair=pair
-    )
+        operation, referent, referent_first, constants, nested, points_back=points, pair=pair,
+        whole_at=whole_at,
+    )  # fmt: skip
+
+
+def _counts_times(norms: Sequence[str], end: int) -> bool:
+    """ "How many times": the whole comes after "than", not after the phrase."""
+    return tuple(norms[max(end - 3, 0) : end]) == ("how", "many", "times")
 
 
 def _periods_named(norms: Sequence[str], used: list[bool]) -> int:
@@ -235,9 +247,12 @@ def _pair(norms: Sequence[str], used: list[bool], whole_from: int | None) -> tup
                 found.append((i - 1, i + 1, _ORDINALS[norm]))
         elif norm in ("this", "that") and following in _FIGURE_NOUNS:
             found.append((i, i + 2, norm))
+    dated = _by_year(norms, used)
+    if len(dated) == 2:
+        found = dated
     names = {name for _, _, name in found}
     if len(found) != 2 or not (names in ({"first", "second"}, {"this", "that"}) or
-                               names <= {"this", "that"}):  # fmt: skip
+                               names <= {"this", "that"} or dated == found):  # fmt: skip
         return ()
     if whole_from is not None and found[0][0] >= whole_from:
         found.reverse()  # "of this value does that amount represent": that is the part
@@ -247,6 +262,26 @@ def _pair(norms: Sequence[str], used: list[bool], whole_from: int | None) -> tup
 
 
 _VERBS = lexicon("represent represents did does was is were")
+
+
+def _by_year(norms: Sequence[str], used: list[bool]) -> list[tuple[int, int, str]]:
+    """ "The 2019 percentage and this 2018 one": earlier results named by role and year,
+    each named "@<year>:<role>" (the role of the one that says it, for "one")."""
+    found: list[tuple[int, int, str]] = []
+    for i in range(len(norms) - 2):
+        year, noun = norms[i + 1], norms[i + 2]
+        if norms[i] not in ("the", "this", "that") or used[i] or (used[i + 2] and noun not in _ONE):
+            continue
+        if not (used[i + 1] and year[:1].isdigit()):
+            continue
+        role = ROLE_NOUNS.get(noun, "")
+        if (role and role != "result") or noun in _ONE:
+            found.append((i, i + 3, f"@{year}:{role}"))
+    roles = {name.split(":")[1] for _, _, name in found} - {""}
+    if len(found) != 2 or len(roles) != 1:
+        return []
+    (role,) = roles
+    return [(start, end, f"{name.split(':')[0]}:{role}") for start, end, name in found]
 
 
 def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[str, int | None]:

@@ -173,6 +173,7 @@ class IntentParser:
         own = self._own_index(held_by(company)) if company and held_by else None
         grammar = arithmetic.read(norms, used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
+        metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
         for word, norm, taken in zip(texts, norms, used, strict=True):
@@ -227,6 +228,7 @@ class IntentParser:
             asks_value=grammar.value,
             points_back=grammar.points_back,
             pair=grammar.pair,
+            again=grammar.again,
         )
 
     def _unnamed(self, metrics: tuple[str, ...], norms: Sequence[str]) -> bool:
@@ -390,6 +392,20 @@ class IntentParser:
                     used[i] = True
             return (), (Ambiguity("metric", tuple(names)),), []
         return None
+
+
+def _whole_last(
+    metrics: tuple[str, ...], spans: list[tuple[int, int]], whole_at: int
+) -> tuple[str, ...]:
+    """Of two figures set against each other, the one named right after the denominator
+    phrase is the whole ("what percentage of revenue was net income"): it goes last."""
+    if whole_at < 0 or len(metrics) != 2 or len(spans) != 2:
+        return metrics
+    after = [(start, m) for (start, _), m in zip(spans, metrics, strict=True) if start >= whole_at]
+    if not after:
+        return metrics
+    whole = min(after)[1]
+    return (*(m for m in metrics if m != whole), whole)
 
 
 def _longest_first(label: _Label) -> tuple[int, float, str]:

@@ -66,6 +66,8 @@ class ConversationSession:
             intent = self._settled_by_conversation(intent, carried)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
+        if intent.again and intent.periods and not intent.metrics:
+            return self._again(intent)
         entities = intent.entities or self._carry("entities", carried, "entity")
         if not entities and self.scope:
             entities = (self.scope,)
@@ -195,8 +197,15 @@ class ConversationSession:
         the order the operation takes them, part first. When the words do not tell them apart
         ("this ... this"), or an answer gave several figures, it is asked back (referent
         "?pair", naming what the conversation holds)."""
-        given = self._last_given(2)
         kept = [c for c in carried if c.slot == "entity"]
+        if asked.pair[0].startswith("@"):
+            dated = [self._of_year(name) for name in asked.pair]
+            if any(found is None for found in dated):
+                return resolved.with_(referent="?", pair=()), tuple(carried)
+            kept += [_as_result(*found) for found in dated if found is not None]
+            bare = resolved.with_(metrics=(), periods=(), loose=(), kind="comparison")
+            return bare.with_(referent="pair"), tuple(kept)
+        given = self._last_given(2)
         if len(given) < 2:
             return resolved.with_(referent="?", pair=()), tuple(carried)
         newer, older = given
@@ -222,6 +231,38 @@ class ConversationSession:
                 return turn
             if turn.results[0].metric not in metrics:
                 return number, turn, turn.results[0]
+        return None
+
+    def _again(self, asked: Intent) -> tuple[Intent, tuple[Carried, ...]]:
+        """ "And this percentage in 2006?": the calculation the latest question asking for
+        that role made, with its figures, in the period now named. When that question was
+        not answered there is nothing to repeat: it is asked back."""
+        for number, turn in self._recent():
+            if not _asked_for(turn.intent, asked.again):
+                continue
+            source = turn.intent
+            if not turn.results or not source.operation or len(source.periods) != 1:
+                break
+            carried = [Carried("entity", e, number, turn.question) for e in source.entities]
+            carried += [Carried("metric", m, number, turn.question) for m in source.metrics]
+            carried.append(Carried("operation", source.operation, number, turn.question))
+            return asked.with_(
+                kind="comparison", operation=source.operation, entities=source.entities,
+                metrics=source.metrics, again="",
+            ), tuple(carried)  # fmt: skip
+        return asked.with_(kind="comparison", operation="ratio", referent="?"), ()
+
+    def _of_year(self, name: str) -> tuple[int, Remembered, Figure] | None:
+        """ "@2019:share": the latest result of that role an answer gave for that one year."""
+        year, role = name[1:].split(":")
+        digits = re.sub(r"\D", "", year)
+        for number, turn in self._recent():
+            periods = turn.intent.periods
+            if len(periods) != 1 or re.sub(r"\D", "", periods[0])[:4] != digits[-4:]:
+                continue
+            for figure in reversed(turn.results):
+                if figure.kind == "computed" and _plays(figure, role):
+                    return number, turn, figure
         return None
 
     def _last_given(self, count: int) -> list[tuple[int, Remembered, Figure | None]]:
