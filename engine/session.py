@@ -84,6 +84,10 @@ class ConversationSession:
         periods = intent.periods
         pointed = "period" in intent.points_back
         summed = self._summed() if operation == "average" and follow and not periods else None
+        if summed is None and operation == "average" and follow and self._sum_not_given():
+            # "The average per year" right after a sum asked and not given: of what is unclear.
+            unclear = intent.with_(kind="comparison", operation="average", entities=entities)
+            return unclear.with_(referent="?"), tuple(carried)
         if summed is not None and (not metrics or metrics == summed[1]):
             # "The average per year" after a sum: the average of the very figures summed.
             number, metrics, periods = summed
@@ -404,6 +408,11 @@ class ConversationSession:
                 return None
             return number, (series.pop()[1] or "",), tuple(periods)
         return None
+
+    def _sum_not_given(self) -> bool:
+        if not self.turns or self.turns[-1].results:
+            return False
+        return _asked_for(self.turns[-1].intent, "sum")
 
     def _facts_by_source(self) -> dict[str, Figure]:
         return {
