@@ -216,8 +216,9 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
         k = i + 1
         if k < len(norms) and norms[k] == "same":
             k += 1
-        if _dated(norms, used, i):
-            points.append("dated")
+        noun = _dated(norms, used, i)
+        if noun:
+            points.append(f"dated:{noun}")
         if k < len(norms) and norms[k] in _TIME_NOUNS and not any(used[i : k + 1]):
             for j in range(i, k + 1):
                 used[j] = True
@@ -294,19 +295,18 @@ def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[s
     return "", None
 
 
-def _dated(norms: Sequence[str], used: list[bool], i: int) -> bool:
+def _dated(norms: Sequence[str], used: list[bool], i: int) -> str:
     """ "This 2017 total", "those spendings in 2013": a demonstrative naming a figure by its
-    year, one the conversation may already have given."""
+    year, one the conversation may already have given. The noun it is named by, or ""."""
     if norms[i] not in DEMONSTRATIVES:
-        return False
+        return ""
     rest = list(zip(norms[i + 1 : i + 4], used[i + 1 : i + 4], strict=False))
     year = [n[:1].isdigit() and u for n, u in rest]
     if len(rest) >= 2 and year[0] and rest[1][0].isalpha() and not rest[1][1]:
-        return True  # "this 2017 total"
-    return (
-        len(rest) == 3 and rest[0][0].isalpha() and not rest[0][1]
-        and rest[1][0] == "in" and year[2]
-    )  # fmt: skip
+        return rest[1][0]  # "this 2017 total"
+    if len(rest) == 3 and rest[0][0].isalpha() and not rest[0][1]:
+        return rest[0][0] if rest[1][0] == "in" and year[2] else ""  # "those costs in 2013"
+    return ""
 
 
 def _names_the_base(norms: Sequence[str], used: list[bool], end: int) -> bool:

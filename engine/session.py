@@ -84,7 +84,8 @@ class ConversationSession:
         periods = intent.periods
         pointed = "period" in intent.points_back
         summed = self._summed() if operation == "average" and follow and not periods else None
-        if summed is None and operation == "average" and follow and self._sum_not_given():
+        unread = not periods and self._sum_not_given()
+        if summed is None and operation == "average" and follow and unread:
             # "The average per year" right after a sum asked and not given: of what is unclear.
             unclear = intent.with_(kind="comparison", operation="average", entities=entities)
             return unclear.with_(referent="?"), tuple(carried)
@@ -334,8 +335,11 @@ class ConversationSession:
     def _dated(self, intent: Intent, metric: str) -> bool:
         """The question names a figure by a demonstrative and its year ("this 2013 price"),
         and an earlier answer gave this metric's figure for that year."""
-        if "dated" not in intent.points_back or len(intent.periods) != 1:
+        nouns = [p.split(":", 1)[1] for p in intent.points_back if p.startswith("dated:")]
+        if len(nouns) != 1 or len(intent.periods) != 1:
             return False
+        if nouns[0] not in _AMOUNT_NOUNS and not set(words(nouns[0])) <= set(words(metric)):
+            return False  # "this 2021 cash" names a figure of its own, not the result's
         period = intent.periods[0]
         return any(
             f.kind == "fact" and f.metric == metric and f.period == period
@@ -410,9 +414,12 @@ class ConversationSession:
         return None
 
     def _sum_not_given(self) -> bool:
+        """The last question added to an earlier sum ("the sum including X") and got no
+        answer: an average now would be of a sum the conversation does not hold."""
         if not self.turns or self.turns[-1].results:
             return False
-        return _asked_for(self.turns[-1].intent, "sum")
+        last = self.turns[-1].intent
+        return bool(last.referent) and last.operation == "sum"
 
     def _facts_by_source(self) -> dict[str, Figure]:
         return {
@@ -465,6 +472,10 @@ class ConversationSession:
             yield index + 1, self.turns[index]
 
 
+# Nouns that name a series' figure without naming a series ("this 2017 total").
+_AMOUNT_NOUNS = frozenset(
+    normalise_word(w) for w in "amount value number total balance price cost level figure".split()
+)
 _WITH_OPERANDS = ("ratio", "percent_of", "difference", "sum", "product")
 _ROLES_NAMED = {
     "change": ("change",),

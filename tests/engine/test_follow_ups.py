@@ -139,16 +139,25 @@ def test_the_average_per_year_after_a_sum_not_given_does_not_pass_it_over(engine
 # -- a figure named by a demonstrative and its year --------------------------------------
 
 
-def test_this_year_total_is_the_conversations_figure_not_a_total_line(engine: Engine) -> None:
+def test_this_year_price_is_the_conversations_figure_of_that_year(engine: Engine) -> None:
     *_, change, share = conversation(
         engine, REVENUE_2022, "and in FY2021?", "what was the change?",
-        "how much is that change in relation to this 2021 total, in percent?",
+        "how much is that change in relation to this 2021 price, in percent?",
     )  # fmt: skip
 
     assert share.status == "found", share.text
     assert share.intent["metrics"] == ["Revenue"]
     expected = last_computed(change).value / fact(share, "FY2021") * 100
     assert last_computed(share).value == pytest.approx(expected, abs=CLOSE)
+
+
+def test_a_year_figure_named_by_another_series_word_is_not_the_results(engine: Engine) -> None:
+    *_, share = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?",
+        "how much is that change in relation to this 2021 cash, in percent?",
+    )  # fmt: skip
+
+    assert share.status != "found" or share.intent["metrics"] != ["Revenue"]
 
 
 # -- two earlier figures at once ---------------------------------------------------------
