@@ -85,3 +85,28 @@ def test_13_week_quarters_of_a_52_53_week_year_are_named_too() -> None:
 
 def test_no_annual_report_means_no_calendar() -> None:
     assert FiscalCalendar.learn([]) is None
+
+
+def test_a_company_that_moved_its_year_end_keeps_the_years_before_the_move() -> None:
+    # December year ends up to FY2019, then (after a six-month transition report, which is no
+    # fiscal year) June year ends from FY2021 on.
+    moved = _calendar(
+        ("2018-12-31", 2018), ("2019-12-31", 2019), ("2021-06-30", 2021), ("2022-06-30", 2022)
+    )
+    assert moved.year_ending(date(2017, 12, 31)) == 2017  # restated under the old year end
+    assert moved.year_ending(date(2019, 12, 31)) == 2019
+    assert moved.year_ending(date(2020, 6, 30)) == 2020  # the transition year: the new calendar
+    assert moved.year_ending(date(2022, 6, 30)) == 2022
+    # A calendar year recast after the move is no fiscal year of the new calendar.
+    assert moved.year_ending(date(2020, 12, 31)) is None
+    assert moved.year_ending(date(2018, 6, 30)) is None  # nor mid-year under the old one
+    assert moved.quarter_ending(date(2019, 9, 30)) == (2019, 3)
+    assert moved.quarter_ending(date(2021, 12, 31)) == (2022, 2)
+    assert "the year end moved: earlier years ended until 2019-12-31 near December 31" in (
+        moved.describe()
+    )
+
+
+def test_a_wandering_52_53_week_year_end_is_one_calendar_not_a_move() -> None:
+    wandering = _calendar(("2020-01-26", 2020), ("2021-01-31", 2021), ("2022-01-30", 2022))
+    assert len(wandering.eras) == 1

@@ -186,6 +186,27 @@ def test_balances_are_instants_at_a_year_end_and_flows_are_whole_years(tmp_path:
     assert "skipped 3 rows of periods other than fiscal years (--quarters adds" in output
 
 
+def test_a_company_that_moved_its_year_end_keeps_its_years_from_before(tmp_path: Path) -> None:
+    """December years until 2019, a six-month transition report, then June years: every
+    fiscal year is named as the company named it when it closed, none is dropped."""
+    revenue = [
+        year("2018-01-01", "2018-12-31", 80, filed="2019-02-20", fy=2018),
+        year("2019-01-01", "2019-12-31", 90, filed="2020-02-20", fy=2019),
+        year("2020-01-01", "2020-06-30", 50, form="10-KT", filed="2020-09-01", fy=2020),
+        year("2019-07-01", "2020-06-30", 95, filed="2021-08-20", fy=2021),
+        year("2020-07-01", "2021-06-30", 110, filed="2021-08-20", fy=2021),
+    ]
+    _, output = _import(tmp_path, document({"us-gaap:Revenues": {"USD": revenue}}))
+    assert {key[1]: value[0] for key, value in _figures().items()} == {
+        "FY2018": Decimal(80),
+        "FY2019": Decimal(90),
+        "FY2020": Decimal(95),
+        "FY2021": Decimal(110),
+    }
+    assert "the year end moved" in output
+    assert "skipped 1 row of periods other than fiscal years" in output  # the six months
+
+
 def test_a_unit_the_map_does_not_expect_is_skipped_and_counted(tmp_path: Path) -> None:
     concepts = {
         "us-gaap:Revenues": {
