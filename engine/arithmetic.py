@@ -141,9 +141,9 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = "product"
     elif referent:
         operation = _operator_word(norms, used)  # "that plus the 2019 cost"
-    if operation is None and not referent and not constants and marker is None:
-        if _minus_between(norms, used):
-            operation = "difference"  # "revenue less net income": one figure less another
+    bare = operation is None and not referent and not constants and marker is None
+    if bare and _minus_between(norms, used):
+        operation = "difference"  # "revenue less net income": one figure less another
     if not referent and operation in (None, "average", "difference") and not constants:
         if operation is not None and marker is None:
             return Reading(operation=operation, points_back=points)
@@ -367,21 +367,21 @@ def _minus_between(norms: Sequence[str], used: list[bool]) -> bool:
     """ "Revenue less net income": "less" or "minus" between two figures' words (not "less
     than", not before a number, which is a constant)."""
     for i in range(1, len(norms) - 1):
-        following = norms[i + 1]
-        if norms[i] in _MINUS and not used[i] and following != "than":
-            if following[0].isalpha() and not used[i - 1] and norms[i - 1].isalpha():
-                used[i] = True
-                return True
+        following, before = norms[i + 1], norms[i - 1]
+        minus = norms[i] in _MINUS and not used[i] and following not in ("than", "")
+        if minus and following[0].isalpha() and not used[i - 1] and before.isalpha():
+            used[i] = True
+            return True
     return False
 
 
 def _per_period(norms: Sequence[str], used: list[bool]) -> bool:
     """ "The average per year": an average taken over the periods, its words no metric's."""
     for i in range(len(norms) - 2):
-        if norms[i] in AVERAGE_WORDS and norms[i + 1] in _EACH and norms[i + 2] in _TIME_NOUNS:
-            if not any(used[i : i + 3]):
-                used[i : i + 3] = [True, True, True]
-                return True
+        per = norms[i + 1] in _EACH and norms[i + 2] in _TIME_NOUNS
+        if norms[i] in AVERAGE_WORDS and per and not any(used[i : i + 3]):
+            used[i : i + 3] = [True, True, True]
+            return True
     return False
 
 
@@ -517,10 +517,10 @@ def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
         while k < len(norms) - 1 and norms[k] in _ADJECTIVES and not used[k]:
             k += 1
         named = ROLE_NOUNS.get(norms[k], "")
-        if named and named != "result" and not used[k] and used[k + 1]:
-            if norms[k + 1] in _OPERATOR_STARTS:
-                used[i : k + 1] = [True] * (k + 1 - i)
-                return named, i
+        operator = used[k + 1] and norms[k + 1] in _OPERATOR_STARTS
+        if named and named != "result" and not used[k] and operator:
+            used[i : k + 1] = [True] * (k + 1 - i)
+            return named, i
     return "", None
 
 

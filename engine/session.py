@@ -474,8 +474,9 @@ class ConversationSession:
 
 # Nouns that name a series' figure without naming a series ("this 2017 total").
 _AMOUNT_NOUNS = frozenset(
-    normalise_word(w) for w in "amount value number total balance price cost level figure".split()
-)
+    map(normalise_word, ["amount", "value", "number", "total", "balance", "price", "cost",
+                         "level", "figure"])
+)  # fmt: skip
 _WITH_OPERANDS = ("ratio", "percent_of", "difference", "sum", "product")
 _ROLES_NAMED = {
     "change": ("change",),

@@ -106,7 +106,8 @@ def test_the_sum_divided_by_a_number_stays_an_amount(engine: Engine) -> None:
 
 def test_that_change_over_a_number_is_the_change_divided(engine: Engine) -> None:
     *_, change, over = conversation(
-        engine, REVENUE_2022, "and in FY2021?", "what was the change?", "what is that change over 1000?"
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?",
+        "what is that change over 1000?",
     )  # fmt: skip
 
     assert last_computed(over).value == pytest.approx(last_computed(change).value / 1000, abs=CLOSE)
@@ -214,7 +215,8 @@ def test_that_amount_beside_a_named_figure_is_the_other_answer(engine: Engine) -
 
 def test_that_number_after_an_answer_of_several_figures_asks_which(engine: Engine) -> None:
     *_, unclear = conversation(
-        engine, "What were Apple's revenue and net income in FY2022?", "what is that number times 2?"
+        engine, "What were Apple's revenue and net income in FY2022?",
+        "what is that number times 2?",
     )  # fmt: skip
 
     assert unclear.status == "clarify"
@@ -236,7 +238,8 @@ def test_results_named_by_their_years_are_the_shares_answered_for_them(engine: E
 
 def test_a_year_named_result_never_answered_is_asked_back(engine: Engine) -> None:
     *_, gap = conversation(
-        engine, REVENUE_2022, "what is the difference between the 2022 percentage and this 2021 one?"
+        engine, REVENUE_2022,
+        "what is the difference between the 2022 percentage and this 2021 one?",
     )  # fmt: skip
 
     assert gap.status == "clarify"
