@@ -517,7 +517,7 @@ def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
         while k < len(norms) - 1 and norms[k] in _ADJECTIVES and not used[k]:
             k += 1
         named = ROLE_NOUNS.get(norms[k], "")
-        operator = used[k + 1] and norms[k + 1] in _OPERATOR_STARTS
+        operator = k + 1 < len(norms) and used[k + 1] and norms[k + 1] in _OPERATOR_STARTS
         if named and named != "result" and not used[k] and operator:
             used[i : k + 1] = [True] * (k + 1 - i)
             return named, i

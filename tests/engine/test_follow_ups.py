@@ -331,3 +331,11 @@ def test_the_parser_reads_the_pair_and_the_step_from_the_question_alone() -> Non
 
     assert pair.pair == ("first", "second") and pair.operation == "ratio"
     assert step.period_step == -1 and step.periods == ()
+
+
+def test_a_question_ending_in_adjectives_after_the_reads_without_failing() -> None:
+    parser = parser_for(demo_store().vocabulary())
+
+    intent = parser.parse("and what was the net total")
+
+    assert intent.referent == ""
