@@ -112,6 +112,7 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         # "as a percentage of the original value": the earlier change over its own base.
         return Reading("percent_change", "change", points_back=_points_back(norms, used))
     per_period = _per_period(norms, used)
+    summed = "including" not in norms and _sum_words(norms, used)
     constants, constant_operation = _constants(norms, used)
     points = _points_back(norms, used)
     including = _including(norms, used)
@@ -133,7 +134,7 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = "percent_of" if percent else "ratio"
     elif constant_operation:
         operation = constant_operation
-    elif _outer_is_sum(norms, used) or including is not None:
+    elif _outer_is_sum(norms, used) or including is not None or summed:
         operation = "sum"
     elif per_period:
         operation = "average"
@@ -144,7 +145,7 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     bare = operation is None and not referent and not constants and marker is None
     if bare and _minus_between(norms, used):
         operation = "difference"  # "revenue less net income": one figure less another
-    if not referent and operation in (None, "average", "difference") and not constants:
+    if not referent and operation in (None, "average", "difference", "sum") and not constants:
         if operation is not None and marker is None:
             return Reading(operation=operation, points_back=points)
         return _read_plain(norms, used, points)
@@ -376,11 +377,26 @@ def _minus_between(norms: Sequence[str], used: list[bool]) -> bool:
 
 
 def _per_period(norms: Sequence[str], used: list[bool]) -> bool:
-    """ "The average per year": an average taken over the periods, its words no metric's."""
+    """ "The average per year", "the average between them": an average taken over what the
+    conversation holds, its words no metric's."""
     for i in range(len(norms) - 2):
         per = norms[i + 1] in _EACH and norms[i + 2] in _TIME_NOUNS
-        if norms[i] in AVERAGE_WORDS and per and not any(used[i : i + 3]):
+        them = norms[i + 1] in ("between", "of") and norms[i + 2] in _THEM
+        if norms[i] in AVERAGE_WORDS and (per or them) and not any(used[i : i + 3]):
             used[i : i + 3] = [True, True, True]
+            return True
+    return False
+
+
+_THEM = frozenset({"them", "both", "these", "those"})
+_SUM_PAIRS = {("combined", "total"), ("total", "combined"), ("total", "sum"), ("sum", "total")}
+
+
+def _sum_words(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The combined total", "the total sum": one sum said in two words, neither a label's."""
+    for i in range(len(norms) - 1):
+        if (norms[i], norms[i + 1]) in _SUM_PAIRS and not any(used[i : i + 2]):
+            used[i : i + 2] = [True, True]
             return True
     return False
 

@@ -100,7 +100,7 @@ class ConversationSession:
         elif intent.period_step and not periods:
             periods = self._stepped(intent.period_step, carried)
         elif not periods and not intent.relative_last and (follow or not metrics or pointed):
-            periods = self._carry_periods(operation, carried)
+            periods = self._carry_periods(operation, carried, metrics)
         resolved = intent.with_(
             entities=entities,
             metrics=metrics,
@@ -383,9 +383,18 @@ class ConversationSession:
             return last.intent.operation
         return None
 
-    def _carry_periods(self, operation: str | None, carried: list[Carried]) -> tuple[str, ...]:
+    def _carry_periods(
+        self, operation: str | None, carried: list[Carried], metrics: tuple[str, ...] = ()
+    ) -> tuple[str, ...]:
+        every = self._every_period(carried) if operation in ("sum", "average") else ()
+        if every:
+            return every
         if operation in _CHANGES or operation == "sum":
             return self._two_periods(carried)
+        if operation == "average" and metrics:
+            # "Its average": over the periods asked of this very figure, never a year asked
+            # of another one.
+            return self._two_periods(carried, metrics) or self._carry_periods(None, carried)
         for number, turn in self._recent():
             if turn.intent.periods:
                 carried.extend(
@@ -419,7 +428,8 @@ class ConversationSession:
         if not self.turns or self.turns[-1].results:
             return False
         last = self.turns[-1].intent
-        return bool(last.referent) and last.operation == "sum"
+        # A sum over one period can only add to an earlier sum ("the sum including 2008").
+        return last.operation == "sum" and (bool(last.referent) or len(last.periods) == 1)
 
     def _facts_by_source(self) -> dict[str, Figure]:
         return {
@@ -445,10 +455,27 @@ class ConversationSession:
             return (period,)
         return ()
 
-    def _two_periods(self, carried: list[Carried]) -> tuple[str, ...]:
-        """A change needs two periods: the last comparison's, or the last two periods asked."""
+    def _every_period(self, carried: list[Carried]) -> tuple[str, ...]:
+        """A sum or average of what the last question over several periods covered: all of
+        them ("from FY2019 to FY2021" is three years, not its two ends)."""
+        for number, turn in self._recent():
+            if len(turn.intent.periods) >= 2:
+                periods = tuple(sorted(turn.intent.periods, key=period_sort_key))
+                carried.extend(Carried("period", p, number, turn.question) for p in periods)
+                return periods
+            if turn.intent.periods:
+                return ()
+        return ()
+
+    def _two_periods(
+        self, carried: list[Carried], metrics: tuple[str, ...] | None = None
+    ) -> tuple[str, ...]:
+        """A change needs two periods: the last comparison's, or the last two periods asked
+        (with `metrics`, only of questions about those figures)."""
         picked: list[tuple[str, int, str]] = []
         for number, turn in self._recent():
+            if metrics is not None and turn.intent.metrics != metrics:
+                continue
             if len(turn.intent.periods) >= 2 and not picked:
                 # A comparison or a range ("from FY2019 to FY2021"): its two ends.
                 ends = sorted(turn.intent.periods, key=period_sort_key)[

@@ -339,3 +339,44 @@ def test_a_question_ending_in_adjectives_after_the_reads_without_failing() -> No
     intent = parser.parse("and what was the net total")
 
     assert intent.referent == ""
+
+
+# -- sums and averages over what the conversation covered ----------------------------------
+
+
+def test_the_sum_after_a_range_adds_every_year_of_it(engine: Engine) -> None:
+    *_, total = conversation(
+        engine, "What was Apple's revenue from FY2019 to FY2021?", "what is the sum?"
+    )  # fmt: skip
+
+    assert total.intent["periods"] == ["FY2019", "FY2020", "FY2021"]
+    assert len([f for f in total.figures if f.kind == "fact"]) == 3
+
+
+def test_the_average_between_them_takes_the_two_years_asked_of_that_figure(
+    engine: Engine,
+) -> None:
+    first, second, average = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what is the average between them?"
+    )  # fmt: skip
+
+    assert average.status == "found", average.text
+    expected = (fact(first, "FY2022") + fact(second, "FY2021")) / 2
+    assert last_computed(average).value == pytest.approx(expected, abs=Decimal("0.01"))
+
+
+def test_its_average_never_takes_a_year_asked_of_another_figure(engine: Engine) -> None:
+    *_, average = conversation(
+        engine, "What was Apple's net income in FY2021?", REVENUE_2022, "and the average of them?"
+    )  # fmt: skip
+
+    assert average.status != "found" or average.intent["periods"] != ["FY2021", "FY2022"]
+
+
+def test_the_combined_total_is_a_sum_not_a_total_line(engine: Engine) -> None:
+    *_, total = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what about the combined total of those years?"
+    )  # fmt: skip
+
+    assert total.status == "found", total.text
+    assert total.intent["operation"] == "sum" and total.intent["metrics"] == ["Revenue"]
