@@ -212,6 +212,8 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
     demonstrative before an unlinked word ("that fair value"): a figure it named."""
     points: list[str] = []
     for i, norm in enumerate(norms):
+        if _the_two_years(norms, i):
+            points.append("periods")  # "in the two years", "both years": the ones on hand
         if used[i] or norm not in (*DEMONSTRATIVES, "same"):
             continue
         k = i + 1
@@ -294,6 +296,13 @@ def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[s
             used[i : i + 2] = [True, True]
             return "figure", i
     return "", None
+
+
+def _the_two_years(norms: Sequence[str], i: int) -> bool:
+    if norms[i] == "both":
+        return i + 1 < len(norms) and norms[i + 1] in _TIME_NOUNS
+    pair = norms[i] in ("these", "those", "the") and norms[i + 1 : i + 2] == ["two"]
+    return pair and i + 2 < len(norms) and norms[i + 2] in _TIME_NOUNS
 
 
 def _dated(norms: Sequence[str], used: list[bool], i: int) -> str:

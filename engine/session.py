@@ -99,6 +99,8 @@ class ConversationSession:
                            for p in periods)  # fmt: skip
         elif intent.period_step and not periods:
             periods = self._stepped(intent.period_step, carried)
+        elif not periods and "periods" in intent.points_back and operation not in _SHARES:
+            periods = self._two_periods(carried)  # "in those two years", "both years"
         elif not periods and not intent.relative_last and (follow or not metrics or pointed):
             periods = self._carry_periods(operation, carried, metrics)
         resolved = intent.with_(
@@ -504,6 +506,7 @@ _AMOUNT_NOUNS = frozenset(
     map(normalise_word, ["amount", "value", "number", "total", "balance", "price", "cost",
                          "level", "figure"])
 )  # fmt: skip
+_SHARES = ("ratio", "percent_of")
 _WITH_OPERANDS = ("ratio", "percent_of", "difference", "sum", "product")
 _ROLES_NAMED = {
     "change": ("change",),

@@ -380,3 +380,13 @@ def test_the_combined_total_is_a_sum_not_a_total_line(engine: Engine) -> None:
 
     assert total.status == "found", total.text
     assert total.intent["operation"] == "sum" and total.intent["metrics"] == ["Revenue"]
+
+
+def test_both_years_are_the_two_the_conversation_is_on(engine: Engine) -> None:
+    *_, income = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "and what was its net income in both years?"
+    )  # fmt: skip
+
+    assert income.status == "found", income.text
+    assert income.intent["metrics"] == ["Net income"]
+    assert income.intent["periods"] == ["FY2021", "FY2022"]
