@@ -78,6 +78,15 @@ class ConversationSession:
         # completes the earlier question, so it leans on it like an elliptical follow-up.
         follow = intent.follow_up or self._picks_the_figure_asked_for(intent)
         metrics = intent.metrics
+        on_hand = self._two_on_hand(intent) if follow else None
+        if on_hand is not None:
+            # "What is the sum?" after two figures asked one by one in the same period.
+            metrics, periods = on_hand
+            carried[:] = [c for c in carried if c.slot not in ("metric", "period")]
+            carried.extend(self._carried_from_answers(metrics, periods))
+            return intent.with_(
+                entities=entities, metrics=metrics, periods=periods, kind="comparison"
+            ), tuple(carried)
         if not metrics and follow:
             metrics = self._carry("metrics", carried, "metric")
         operation = intent.operation or self._carried_operation(intent, carried, follow)
@@ -423,6 +432,37 @@ class ConversationSession:
                 return None
             return number, (series.pop()[1] or "",), tuple(periods)
         return None
+
+    def _two_on_hand(self, intent: Intent) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        """A sum or an average asked of nothing named, when the last two answers each gave
+        one fact of another figure of one company in one period: those two figures."""
+        if intent.operation not in ("sum", "average") or intent.metrics or intent.periods:
+            return None
+        if intent.referent or intent.pair or intent.points_back:
+            return None
+        given = self._last_given(2)
+        facts = [f for _, _, f in given if f is not None and f.kind == "fact"]
+        if len(given) != 2 or len(facts) != 2:
+            return None
+        newer, older = facts
+        same = newer.entity == older.entity and newer.period == older.period
+        if not same or newer.metric == older.metric or not newer.metric or not older.metric:
+            return None
+        return (older.metric, newer.metric), (older.period or "",)
+
+    def _carried_from_answers(
+        self, metrics: tuple[str, ...], periods: tuple[str, ...]
+    ) -> list[Carried]:
+        found: list[Carried] = []
+        for number, turn in self._recent():
+            for figure in turn.results:
+                if figure.metric in metrics and figure.metric not in [c.value for c in found]:
+                    found.append(Carried("metric", figure.metric, number, turn.question))
+        periods_from = found[-1] if found else None
+        if periods_from is not None:
+            found += [Carried("period", p, periods_from.from_turn, periods_from.question)
+                      for p in periods if p]  # fmt: skip
+        return found
 
     def _sum_not_given(self) -> bool:
         """The last question added to an earlier sum ("the sum including X") and got no

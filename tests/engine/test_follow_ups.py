@@ -390,3 +390,24 @@ def test_both_years_are_the_two_the_conversation_is_on(engine: Engine) -> None:
     assert income.status == "found", income.text
     assert income.intent["metrics"] == ["Net income"]
     assert income.intent["periods"] == ["FY2021", "FY2022"]
+
+
+def test_the_sum_of_both_adds_the_two_figures_asked_one_by_one(engine: Engine) -> None:
+    revenue, income, total = conversation(
+        engine, REVENUE_2022, INCOME_2022, "what is the sum of both?"
+    )  # fmt: skip
+
+    assert total.status == "found", total.text
+    assert last_computed(total).value == fact(revenue, "FY2022") + fact(income, "FY2022")
+    assert {(c.slot, c.value) for c in total.carried} >= {
+        ("metric", "Revenue"), ("metric", "Net income"), ("period", "FY2022")
+    }  # fmt: skip
+
+
+def test_the_difference_of_two_figures_asked_one_by_one_is_asked_not_ordered(
+    engine: Engine,
+) -> None:
+    *_, gap = conversation(engine, REVENUE_2022, INCOME_2022, "what is the difference?")
+
+    assert gap.status == "clarify"
+    assert not gap.figures
