@@ -612,7 +612,7 @@ class Operand:
     @classmethod
     def of_figure(cls, figure: Figure, where: str) -> Operand:
         role = figure.role_or_kind
-        label = f"the {role} {where}" if role != "fact" else f"{figure.label} {where}"
+        label = f"the {role} {where}" if role != "fact" else f"{figure.label.strip()} {where}"
         return cls(label, figure.value, figure.unit, figure.sources, role)
 
     def written(self) -> str:
