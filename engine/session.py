@@ -127,6 +127,17 @@ class ConversationSession:
             return self._change_of_result(intent, resolved, carried)
         return resolved, tuple(carried)
 
+    def given(self, entity: str, metric: str, period: str) -> Carried | None:
+        """The fact an earlier answer gave for this company, figure and period (the latest),
+        as a carried result: "this 2006 rent expense" when the conversation gave it, read from
+        a sentence the store's facts do not hold."""
+        for number, turn in self._recent():
+            for figure in turn.results:
+                same = figure.metric == metric and (figure.period or "") == period
+                if figure.kind == "fact" and same and figure.entity in (entity, None):
+                    return _as_result(number, turn, figure)
+        return None
+
     def recent_periods(self) -> tuple[str, ...]:
         """The periods the latest question that named any resolved to: the period a
         conversation is about when a question names none."""

@@ -17,8 +17,9 @@ from engine.answer import Engine
 from engine.parser import parser_for
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
+from engine.store import InMemoryStore
 from engine.timeframe import read_timeframe
-from engine.types import Answer, Figure
+from engine.types import PUBLIC, Answer, Fact, Figure, Passage, Term
 from tests.demo_store import demo_store
 
 REVENUE_2022 = "What was Apple's revenue in FY2022?"
@@ -411,3 +412,42 @@ def test_the_difference_of_two_figures_asked_one_by_one_is_asked_not_ordered(
 
     assert gap.status == "clarify"
     assert not gap.figures
+
+
+# -- an operand an earlier answer read from a sentence -------------------------------------
+
+HARBOUR = "Harbour Mills"
+FREIGHT_NOTE = (
+    "Harbour Mills' freight cost was $12.0 million, $10.0 million and $9.0 million for 2022, "
+    "2021 and 2020, respectively."
+)
+
+
+def _harbour() -> Engine:
+    store = InMemoryStore(
+        entities=[Term(HARBOUR, ("Harbour",))],
+        metrics=[Term("Revenue")],
+        facts=[Fact("f:h", HARBOUR, "Revenue", "FY2022", Decimal("300"), "million")],
+        passages=[
+            Passage(
+                id="passage:h1", document_id="doc:h1", title="Notes", text=FREIGHT_NOTE,
+                classification=PUBLIC, entity=HARBOUR,
+            )
+        ],
+    )  # fmt: skip
+    return Engine(store, MockProvider())
+
+
+def test_a_figure_read_from_a_sentence_earlier_is_the_operand_it_names() -> None:
+    *_, share = conversation(
+        _harbour(), "What was Harbour's freight cost in 2022?", "and in 2021?",
+        "what was the change?",
+        "how much does that change represent in relation to this 2021 freight cost, in percent?",
+    )  # fmt: skip
+
+    assert share.status == "found", share.text
+    assert last_computed(share).value == pytest.approx(Decimal("20"), abs=CLOSE)
+    results = [c for c in share.carried if c.slot == "result" and c.figure is not None]
+    assert [r.figure.value for r in results] == [Decimal("2"), Decimal("10.0")]  # type: ignore[union-attr]
+    assert results[1].figure.period == "FY2021"  # type: ignore[union-attr]
+    assert last_computed(share).sources == ("passage:h1",)
