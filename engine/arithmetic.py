@@ -539,10 +539,14 @@ def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
         if norm != "the" or used[i]:
             continue
         k = i + 1
-        while k < len(norms) - 1 and norms[k] in _ADJECTIVES and not used[k]:
-            k += 1
+        while k < len(norms) - 1 and norms[k] in _ADJECTIVES:
+            k += 1  # "the net change": "net" may be taken already, as the operation's word
+        if k > i + 1 and norms[k] not in ROLE_NOUNS and norms[k - 1] in ROLE_NOUNS:
+            k -= 1  # "the total divided by 2": the adjective was the noun
         named = ROLE_NOUNS.get(norms[k], "")
-        operator = k + 1 < len(norms) and used[k + 1] and norms[k + 1] in _OPERATOR_STARTS
+        following = norms[k + 1] if k + 1 < len(norms) else ""
+        operator = (used[k + 1] and following in _OPERATOR_STARTS) if following else False
+        operator = operator or following in _DIRECT_OPERATORS
         if named and named != "result" and not used[k] and operator:
             used[i : k + 1] = [True] * (k + 1 - i)
             return named, i
@@ -552,6 +556,8 @@ def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
 # Words an operator starts with when it follows its operand ("the sum divided by 2", "the
 # change as a percentage of"); not "the average proportion of", an average of proportions.
 _OPERATOR_STARTS = lexicon("divided over plus minus less times multiplied as in relative")
+# Operator words that need no phrase read around them: "the ratio times the 2011 value".
+_DIRECT_OPERATORS = lexicon("plus minus less times")
 
 
 # A bare pronoun stands for a result when a verb or a function word follows it ("what
@@ -569,7 +575,12 @@ _NOT_ALONE = lexicon("times base initial divided over")
 def _operator_word(norms: Sequence[str], used: list[bool]) -> str | None:
     for i, norm in enumerate(norms):
         # "times" alone is also "during this time": only "plus", "less", "minus" ... here.
-        if not used[i] and norm in _CONSTANT_OPERATORS and norm not in _NOT_ALONE:
+        after_referent = i > 0 and used[i - 1] and norms[i - 1] in ROLE_NOUNS
+        if (
+            not used[i]
+            and norm in _CONSTANT_OPERATORS
+            and (norm not in _NOT_ALONE or (after_referent and norm in _DIRECT_OPERATORS))
+        ):
             used[i] = True
             return _CONSTANT_OPERATORS[norm]
     return None

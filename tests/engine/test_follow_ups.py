@@ -451,3 +451,14 @@ def test_a_figure_read_from_a_sentence_earlier_is_the_operand_it_names() -> None
     assert [r.figure.value for r in results] == [Decimal("2"), Decimal("10.0")]  # type: ignore[union-attr]
     assert results[1].figure.period == "FY2021"  # type: ignore[union-attr]
     assert last_computed(share).sources == ("passage:h1",)
+
+
+def test_the_net_change_divided_by_a_number_names_the_earlier_change(engine: Engine) -> None:
+    *_, change, half = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?",
+        "what is the net change divided by 2?",
+    )  # fmt: skip
+
+    assert half.status == "found", half.text
+    assert last_computed(half).value == last_computed(change).value / 2
+    assert last_computed(half).role == "quotient"
