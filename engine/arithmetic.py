@@ -212,8 +212,10 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
     demonstrative before an unlinked word ("that fair value"): a figure it named."""
     points: list[str] = []
     for i, norm in enumerate(norms):
-        if _the_two_years(norms, i):
-            points.append("periods")  # "in the two years", "both years": the ones on hand
+        counted = _years_counted(norms, i)
+        if counted:
+            # "in the two years", "both years", "all 3 years": that many on hand.
+            points.append("periods" if counted == 2 else f"periods:{counted}")
         if used[i] or norm not in (*DEMONSTRATIVES, "same"):
             continue
         k = i + 1
@@ -298,11 +300,21 @@ def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[s
     return "", None
 
 
-def _the_two_years(norms: Sequence[str], i: int) -> bool:
+def _years_counted(norms: Sequence[str], i: int) -> int:
+    """How many periods "both years", "the two years", "all 3 years" count (0: none)."""
     if norms[i] == "both":
-        return i + 1 < len(norms) and norms[i + 1] in _TIME_NOUNS
-    pair = norms[i] in ("these", "those", "the") and norms[i + 1 : i + 2] == ["two"]
-    return pair and i + 2 < len(norms) and norms[i + 2] in _TIME_NOUNS
+        return 2 if i + 1 < len(norms) and norms[i + 1] in _TIME_NOUNS else 0
+    if norms[i] not in ("these", "those", "the", "all") or i + 2 >= len(norms):
+        return 0
+    count = _COUNTS.get(norms[i + 1], 0)
+    return count if norms[i + 2] in _TIME_NOUNS else 0
+
+
+_NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_COUNTS = {
+    **{str(n): n for n in range(2, 11)},
+    **dict(zip(_NUMBER_WORDS, range(2, 11), strict=True)),
+}
 
 
 def _dated(norms: Sequence[str], used: list[bool], i: int) -> str:

@@ -39,6 +39,8 @@ STOP = lexicon(
     approximately approx roughly around just only also so any some
     get got can could would should will shall let know see find look up
     like level figure
+    thousand thousands million millions billion billions dollar dollars
+    concerning regarding considering throughout
     """
 )
 # Words that never tell two line items apart. Smaller than STOP on purpose: "state" in
@@ -171,21 +173,31 @@ class IntentParser:
         topic = _topic(texts, norms, used)
         company = entities[0] if len(entities) == 1 else (scope if not entities else None)
         own = self._own_index(held_by(company)) if company and held_by else None
+        _join_compounds(text, norms, used, self._index.words)
         grammar = arithmetic.read(norms, used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
+        # A word of the one linked line item's labels, said again or in its other name
+        # ("net income ... to net income"), is not a word linked to nothing. With several
+        # line items linked, such a word may belong to a third one the question means.
+        linked = self._metric_keys(metrics) if len(metrics) == 1 else frozenset()
         for word, norm, taken in zip(texts, norms, used, strict=True):
             if not taken:
                 leftover.append(norm)
-                if norm not in NOT_CONTENT and not norm[0].isdigit():
+                if norm not in NOT_CONTENT and not norm[0].isdigit() and norm not in linked:
                     loose.append(word)
         qualifiers = (
             _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics))
             if metric_spans
             else ()
         )
+        if loose and metrics and all(self._keys_of_metric[m] <= STOP for m in metrics):
+            # A line item named only by words that mean nothing on their own ("At end of
+            # the year" in "transfers between 2018 year end and 2019 year end"), beside a
+            # word no label holds: the question is about that word, not the line item.
+            metrics, metric_spans, qualifiers = (), [], ()
         if (qualifiers or loose) and self._unnamed(metrics, norms):
             # A line item taken for words it only partly holds, with other words beside it
             # that no label holds: too much is guessed; ask which is meant.
@@ -381,7 +393,7 @@ class IntentParser:
         # less than what was named ("net cash from financing activities" for "net cash used
         # for financing activities"); else asked back, as a tie would be.
         if len(names) == 1 and all(
-            label.keys - question_words <= SOFT or index.share(label, question_words) >= MOST
+            _only_soft(label.keys - question_words) or index.share(label, question_words) >= MOST
             for label in holders
         ):
             spot = _claim(question_words, positions, used)
@@ -406,6 +418,12 @@ def _whole_last(
         return metrics
     whole = min(after)[1]
     return (*(m for m in metrics if m != whole), whole)
+
+
+def _only_soft(unnamed: frozenset[str]) -> bool:
+    """Label words a question may leave out: soft ones ("total") and those of a date
+    ("at year-end", "December 31": a day is one or two digits)."""
+    return all(w in SOFT or w in STOP or (w.isdigit() and len(w) <= 2) for w in unnamed)
 
 
 def _longest_first(label: _Label) -> tuple[int, float, str]:
@@ -449,6 +467,26 @@ def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
     for item in ambiguous:
         names.extend(n for n in item.choices if n not in names)
     return [Ambiguity("metric", tuple(names))]
+
+
+def _join_compounds(
+    text: str, norms: list[str], used: list[bool], label_words: frozenset[str]
+) -> None:
+    """Two words a label writes as one: hyphenated ("non-vested" for "Nonvested"), or
+    glued by the table's extraction ("cash provided" for "cashprovided"). The two parts are
+    read as that one word (the second part marked as taken)."""
+    spans = [m.span() for m in TOKEN.finditer(text)]
+    for i in range(len(norms) - 1):
+        between = text[spans[i][1] : spans[i + 1][0]]
+        if used[i] or used[i + 1] or between not in ("-", " "):
+            continue
+        joined = normalise_word(
+            text[spans[i][0] : spans[i][1]] + text[spans[i + 1][0] : spans[i + 1][1]]
+        )
+        parts_held = {norms[i], norms[i + 1]} <= label_words
+        if joined in label_words and (between == " " or not parts_held):
+            norms[i] = joined
+            used[i + 1] = True
 
 
 def _period_mask(text: str, texts: Sequence[str], frame: TimeFrame) -> list[bool]:

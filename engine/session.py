@@ -110,6 +110,8 @@ class ConversationSession:
             periods = self._stepped(intent.period_step, carried)
         elif not periods and "periods" in intent.points_back and operation not in _SHARES:
             periods = self._two_periods(carried)  # "in those two years", "both years"
+        elif not periods and _counted(intent) and operation not in _SHARES:
+            periods = self._periods_on_hand(_counted(intent), carried)  # "all 3 years"
         elif not periods and not intent.relative_last and (follow or not metrics or pointed):
             periods = self._carry_periods(operation, carried, metrics)
         resolved = intent.with_(
@@ -520,6 +522,22 @@ class ConversationSession:
                 return ()
         return ()
 
+    def _periods_on_hand(self, count: int, carried: list[Carried]) -> tuple[str, ...]:
+        """The last `count` periods the conversation asked about, oldest first; none when it
+        asked about fewer."""
+        picked: list[tuple[str, int, str]] = []
+        for number, turn in self._recent():
+            for period in sorted(turn.intent.periods, key=period_sort_key, reverse=True):
+                if period not in [p for p, _, _ in picked]:
+                    picked.append((period, number, turn.question))
+            if len(picked) >= count:
+                break
+        if len(picked) != count:
+            return ()
+        picked.sort(key=lambda item: period_sort_key(item[0]))
+        carried.extend(Carried("period", p, n, q) for p, n, q in picked)
+        return tuple(p for p, _, _ in picked)
+
     def _two_periods(
         self, carried: list[Carried], metrics: tuple[str, ...] | None = None
     ) -> tuple[str, ...]:
@@ -566,6 +584,12 @@ _ROLES_NAMED = {
     "ratio": ("ratio", "share"),
     "share": ("share", "ratio", "percent change"),
 }
+
+
+def _counted(intent: Intent) -> int:
+    """ "All 3 years": the number of periods a question counts, 0 when it counts none."""
+    counts = [int(p.split(":")[1]) for p in intent.points_back if p.startswith("periods:")]
+    return counts[0] if counts else 0
 
 
 def _stands_on(results: tuple[Figure, ...]) -> Figure | None:

@@ -462,3 +462,22 @@ def test_the_net_change_divided_by_a_number_names_the_earlier_change(engine: Eng
     assert half.status == "found", half.text
     assert last_computed(half).value == last_computed(change).value / 2
     assert last_computed(half).role == "quotient"
+
+
+def test_all_three_years_are_the_last_three_asked(engine: Engine) -> None:
+    *_, total = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "and in FY2020?",
+        "what is the total sum for all 3 years?",
+    )  # fmt: skip
+
+    assert total.status == "found", total.text
+    assert total.intent["periods"] == ["FY2020", "FY2021", "FY2022"]
+
+
+def test_more_years_counted_than_the_conversation_asked_are_not_made_up(engine: Engine) -> None:
+    *_, total = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what is the total sum for all 4 years?"
+    )  # fmt: skip
+
+    assert total.status == "clarify"
+    assert not total.figures
