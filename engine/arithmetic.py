@@ -452,8 +452,9 @@ _OPERATION_HINTS = (
 def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | None:
     """Where the first denominator phrase ends, and whether it is a percent phrase."""
     for start in range(len(norms)):
-        if norms[start] == "over" and not used[start] and _period_follows(norms, used, start + 1):
-            used[start] = True  # "the net change over the 2008 value"
+        over = norms[start] == "over" and not used[start]
+        if over and (_period_follows(norms, used, start + 1) or _figure_over(norms, start)):
+            used[start] = True  # "the net change over the 2008 value", "R&D over revenue"
             return start + 1, False
         for phrase in DENOMINATOR:
             end = _phrase_end(norms, used, start, phrase)
@@ -462,6 +463,18 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
                     used[i] = True
                 return end, bool(set(phrase) & PERCENT_WORDS)
     return None
+
+
+# Words after "over" that make it a span of time, not a division ("over the years").
+_OVER_TIME = lexicon("the a an this that these those time last past prior previous next")
+
+
+def _figure_over(norms: Sequence[str], at: int) -> bool:
+    """ "Net income over revenue": "over" between two figures' words is a division."""
+    before = norms[at - 1] if at > 0 else ""
+    after = norms[at + 1] if at + 1 < len(norms) else ""
+    words = before.isalpha() and after.isalpha() and before not in _OVER_TIME
+    return words and after not in _OVER_TIME and after not in _TIME_NOUNS
 
 
 def _phrase_end(
