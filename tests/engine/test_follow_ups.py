@@ -481,3 +481,24 @@ def test_more_years_counted_than_the_conversation_asked_are_not_made_up(engine: 
 
     assert total.status == "clarify"
     assert not total.figures
+
+
+def test_one_figure_over_another_is_their_ratio_and_a_new_year_repeats_it(
+    engine: Engine,
+) -> None:
+    ratio, again = conversation(
+        engine, "What was Apple's net income over revenue in FY2022?", "and in FY2021?"
+    )  # fmt: skip
+
+    for answer, period in ((ratio, "FY2022"), (again, "FY2021")):
+        values = {f.metric: f.value for f in answer.figures if f.kind == "fact"}
+        assert answer.intent["periods"] == [period]
+        assert last_computed(answer).value == pytest.approx(
+            values["Net income"] / values["Revenue"], abs=Decimal("0.0001")
+        )
+
+
+def test_over_the_years_is_a_span_not_a_division() -> None:
+    parser = parser_for(demo_store().vocabulary())
+
+    assert parser.parse("how did Apple's revenue develop over the years?").operation != "ratio"
