@@ -372,6 +372,10 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
             used[i] = True
         if norm in _RATE_OF and following == "rate" and not used[i + 1]:
             used[i + 1] = True  # "the growth rate": a percent change, not a metric's rate
+        if norm in ("these", "those", "the") and following == "two" and not used[i]:
+            after = norms[i + 2] if i + 2 < len(norms) else ""
+            if after in ("", "in", "for", "of", "and", "combined", "together"):
+                used[i : i + 2] = [True, True]  # "the sum of the two": the figures on hand
         if (
             norm in ("these", "those", "both", "the")
             and following == "two"
@@ -397,9 +401,17 @@ def _minus_between(norms: Sequence[str], used: list[bool]) -> bool:
     return False
 
 
+_FILLER = lexicon("and so then what whats what's is was the its their it s")
+
+
 def _per_period(norms: Sequence[str], used: list[bool]) -> bool:
-    """ "The average per year", "the average between them": an average taken over what the
-    conversation holds, its words no metric's."""
+    """ "The average per year", "the average between them", or "average?" on its own: an
+    average taken over what the conversation holds, its words no metric's."""
+    averages = [i for i, n in enumerate(norms) if n in AVERAGE_WORDS and not used[i]]
+    bare = all(n in _FILLER or n in AVERAGE_WORDS for n in norms)
+    if len(averages) == 1 and bare:
+        used[averages[0]] = True
+        return True
     for i in range(len(norms) - 2):
         per = norms[i + 1] in _EACH and norms[i + 2] in _TIME_NOUNS
         them = norms[i + 1] in ("between", "of") and norms[i + 2] in _THEM
@@ -414,12 +426,27 @@ _SUM_PAIRS = {("combined", "total"), ("total", "combined"), ("total", "sum"), ("
 
 
 def _sum_words(norms: Sequence[str], used: list[bool]) -> bool:
-    """ "The combined total", "the total sum": one sum said in two words, neither a label's."""
+    """ "The combined total", "the total sum": one sum said in two words, neither a label's;
+    "the total over those years", "the total for the three years": a sum over periods."""
     for i in range(len(norms) - 1):
         if (norms[i], norms[i + 1]) in _SUM_PAIRS and not any(used[i : i + 2]):
             used[i : i + 2] = [True, True]
             return True
+        if norms[i] in ("total", "sum") and not used[i] and _over_periods(norms, i + 1):
+            used[i] = True
+            return True
     return False
+
+
+def _over_periods(norms: Sequence[str], at: int) -> bool:
+    """ "over those years", "for the three years", "across all 3 years" from `at`."""
+    rest = list(norms[at : at + 4])
+    if len(rest) < 3 or rest[0] not in ("over", "for", "across", "of", "in"):
+        return False
+    if rest[1] not in ("those", "these", "the", "all", "both"):
+        return False
+    noun = rest[3] if len(rest) > 3 and rest[2] in _COUNTS else rest[2]
+    return noun in _TIME_NOUNS
 
 
 def _including(norms: Sequence[str], used: list[bool]) -> int | None:

@@ -61,7 +61,9 @@ _STEP = re.compile(
     r"(?:period|date|year|time))?\b",
     re.IGNORECASE,
 )
-_LISTED = re.compile(r"\b(?:and|or|to|through)\s*$", re.IGNORECASE)
+# A year named just before: "the year and prior year" lists two; a sentence-opening "and
+# the year before?" does not.
+_LISTED = re.compile(r"\b(?:year|years|period|\d{4})\s+(?:and|or|to|through)\s*$", re.IGNORECASE)
 _LISTED_AFTER = re.compile(r"\s*(?:and|or|to|through|versus|vs)\b", re.IGNORECASE)
 # "In the previous year, in 2006": the year named right after says which year that is.
 _APPOSITION = re.compile(r"\s*,\s*(?:in|of|for)?\s*(?:fiscal\s+|fy\s*)?\d{4}\b", re.IGNORECASE)

@@ -502,3 +502,32 @@ def test_over_the_years_is_a_span_not_a_division() -> None:
     parser = parser_for(demo_store().vocabulary())
 
     assert parser.parse("how did Apple's revenue develop over the years?").operation != "ratio"
+
+
+def test_and_the_year_before_opening_a_follow_up_is_counted_back(engine: Engine) -> None:
+    *_, before = conversation(engine, REVENUE_2022, "and the year before?")
+
+    assert before.status == "found", before.text
+    assert before.intent["periods"] == ["FY2021"]
+
+
+def test_the_sum_of_the_two_and_a_bare_average_take_the_figures_on_hand(engine: Engine) -> None:
+    first, second, total, average = conversation(
+        engine, REVENUE_2022, "and in FY2020?", "sum of the two", "average?"
+    )  # fmt: skip
+
+    both = fact(first, "FY2022") + fact(second, "FY2020")
+    assert total.status == "found", total.text
+    assert last_computed(total).value == both
+    assert average.status == "found", average.text
+    assert last_computed(average).value == pytest.approx(both / 2, abs=Decimal("0.01"))
+
+
+def test_the_total_over_those_years_is_a_sum_not_a_total_line(engine: Engine) -> None:
+    *_, total = conversation(
+        engine, "What was Apple's revenue from FY2019 to FY2021?", "total over those years"
+    )  # fmt: skip
+
+    assert total.status == "found", total.text
+    assert total.intent["operation"] == "sum"
+    assert total.intent["periods"] == ["FY2019", "FY2020", "FY2021"]
