@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypedDict, Unpack
 
 from engine.cache import visible_vocabulary
@@ -50,7 +50,7 @@ from engine.plan import (
 )
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
-from engine.render import render
+from engine.render import Rendered, render
 from engine.sentence_figures import (
     FromSentences,
     from_sentences,
@@ -286,6 +286,8 @@ class _Run:
                 "Which earlier figure do you mean? No answer in this conversation gave the "
                 "result the question points back to.",
             )
+        if intent.referent == "?pair":
+            return Reply("clarify", _which_of(self._results(), bool(intent.pair)))
         named = self._results() or intent.constants or (intent.nested and intent.metrics)
         # A figure of no company named, with several held: make_plan asks which one.
         settled = intent.entities or not intent.metrics or len(vocabulary.entities) == 1
@@ -305,6 +307,8 @@ class _Run:
             history=self.history, carried=self.carried, limits=self.engine.limits,
         )  # fmt: skip
         rendered = render(plan, toolbox.facts, self._results())
+        if rendered.status == "not_found" and rendered.missing and self._results():
+            rendered = self._with_given(plan, toolbox.facts, rendered)
         if rendered.status == "not_found" and self._read(plan.intent):
             yield from self._stated(plan.intent)
             return
@@ -322,6 +326,23 @@ class _Run:
             sources=rendered.sources,
             choices=choices,
         )
+
+    def _with_given(self, plan: Plan, facts: Any, missed: Rendered) -> Rendered:
+        """A calculation on an earlier result whose other operand the store does not hold,
+        but an earlier answer of this conversation gave (read from a sentence, ADR 0041):
+        that figure, carried like the result, in the operand's place."""
+        if self.session is None:
+            return missed
+        given = [self.session.given(s.entity, s.metric, s.period) for s in missed.missing]
+        if any(c is None for c in given):
+            return missed
+        filled = tuple(c for c in given if c is not None)
+        kept = tuple(s for s in plan.slots if s not in missed.missing)
+        self.carried = (*self.carried, *filled)
+        results = self._results()
+        referents = tuple(c for c in results if c not in filled)
+        ordered = (*referents, *filled) if plan.intent.referent_first else (*filled, *referents)
+        return render(replace(plan, slots=kept), facts, ordered)
 
     # -- narrative channel ---------------------------------------------------------------
     def _narrative(
@@ -471,6 +492,17 @@ class _Run:
         if self.session is not None and self.intent is not None and status != "blocked":
             self.session.remember(self.question, self.intent, answer)
         yield Event("done", answer)
+
+
+def _which_of(results: Sequence[Carried], pair: bool) -> str:
+    """Earlier figures named so that the words do not tell which: ask, naming them."""
+    named = [f"{c.value} (your question {c.from_turn})" for c in results]
+    if len(named) < 2:
+        return "Which earlier figures do you mean? Name each by its figure and year."
+    if pair:
+        listed = ", ".join(named[:-1]) + f" and {named[-1]}"
+        return f"Which is which? The conversation holds {listed}. Name each by its figure and year."
+    return f"Which earlier figure do you mean: {', '.join(named[:-1])} or {named[-1]}?"
 
 
 def _check(vocabulary: Vocabulary) -> Callable[[str], Intent]:

@@ -73,7 +73,7 @@ _CONSTANT_OPERATORS = {
         ("less minus subtract base", "difference"),
         ("plus add", "sum"),
         ("times multiply multiplied", "product"),
-        ("divided", "ratio"),
+        ("divided over", "ratio"),
     )
     for word in words.split()
 }
@@ -96,6 +96,10 @@ class Reading:
     # What else the question points back to: "period" ("in that same year"), "figure" ("that
     # fair value", "this purchase price": a figure the conversation already named).
     points_back: tuple[str, ...] = ()
+    # Two earlier figures named at once, part first: ("first", "second"), ("that", "this").
+    pair: tuple[str, ...] = ()
+    whole_at: int = -1  # where the whole is named: the word after a denominator phrase
+    again: str = ""  # "this percentage in 2006": the role of a calculation asked again
 
 
 def read(norms: Sequence[str], used: list[bool]) -> Reading:
@@ -107,10 +111,15 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     if marker is not None and _names_the_base(norms, used, marker[0]):
         # "as a percentage of the original value": the earlier change over its own base.
         return Reading("percent_change", "change", points_back=_points_back(norms, used))
+    per_period = _per_period(norms, used)
+    summed = "including" not in norms and _sum_words(norms, used)
     constants, constant_operation = _constants(norms, used)
     points = _points_back(norms, used)
     including = _including(norms, used)
-    referent, at = _referent(norms, used, bool(constants))
+    pair = _pair(norms, used, marker[0] if marker is not None else None)
+    referent, at = ("pair", None) if pair else _referent(norms, used, bool(constants))
+    if not referent and marker is not None:
+        referent, at = _generic(norms, used, marker[0])
     if including is not None and not referent:
         # "the sum including the 2013 value": the sum an earlier answer gave, plus a figure.
         referent, at = ("sum" if free_sum(norms, used) else "result"), including
@@ -125,15 +134,25 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = "percent_of" if percent else "ratio"
     elif constant_operation:
         operation = constant_operation
-    elif _outer_is_sum(norms, used) or including is not None:
+    elif _outer_is_sum(norms, used) or including is not None or summed:
         operation = "sum"
+    elif per_period:
+        operation = "average"
     elif _asks_product(norms, used):
         operation = "product"
     elif referent:
         operation = _operator_word(norms, used)  # "that plus the 2019 cost"
-    if not referent and operation is None and not constants and marker is None:
+    bare = operation is None and not referent and not constants and marker is None
+    if bare and _minus_between(norms, used):
+        operation = "difference"  # "revenue less net income": one figure less another
+    if not referent and operation in (None, "average", "difference", "sum") and not constants:
+        if operation is not None and marker is None:
+            return Reading(operation=operation, points_back=points)
         return _read_plain(norms, used, points)
     if referent and operation is None and not (free & _OPERATION_HINTS):
+        if referent in ("share", "ratio") and _periods_named(norms, used) and at is not None:
+            # "this percentage in 2006": the same calculation, in another period.
+            return Reading(again=referent, points_back=points)
         # "what was that change?" names a result and asks nothing of it: not an operand.
         used[:] = before
         return _read_plain(norms, used, _points_back(norms, used))
@@ -153,7 +172,16 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         and at >= marker[0]
         and all(n in ("the", "a", "an") for n in norms[marker[0] : at])
     )
-    return Reading(operation, referent, referent_first, constants, nested, points_back=points)
+    whole_at = marker[0] if marker is not None and not _counts_times(norms, marker[0]) else -1
+    return Reading(
+        operation, referent, referent_first, constants, nested, points_back=points, pair=pair,
+        whole_at=whole_at,
+    )  # fmt: skip
+
+
+def _counts_times(norms: Sequence[str], end: int) -> bool:
+    """ "How many times": the whole comes after "than", not after the phrase."""
+    return tuple(norms[max(end - 3, 0) : end]) == ("how", "many", "times")
 
 
 def _periods_named(norms: Sequence[str], used: list[bool]) -> int:
@@ -184,11 +212,18 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
     demonstrative before an unlinked word ("that fair value"): a figure it named."""
     points: list[str] = []
     for i, norm in enumerate(norms):
+        counted = _years_counted(norms, i)
+        if counted:
+            # "in the two years", "both years", "all 3 years": that many on hand.
+            points.append("periods" if counted == 2 else f"periods:{counted}")
         if used[i] or norm not in (*DEMONSTRATIVES, "same"):
             continue
         k = i + 1
         if k < len(norms) and norms[k] == "same":
             k += 1
+        noun = _dated(norms, used, i)
+        if noun:
+            points.append(f"dated:{noun}")
         if k < len(norms) and norms[k] in _TIME_NOUNS and not any(used[i : k + 1]):
             for j in range(i, k + 1):
                 used[j] = True
@@ -196,6 +231,104 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
         elif norm != "same" and k < len(norms) and not used[k] and norms[k].isalpha():
             points.append("figure")
     return tuple(dict.fromkeys(points))
+
+
+_ORDINALS = {"first": "first", "former": "first", "second": "second", "latter": "second"}
+_FIGURE_NOUNS = _GENERIC | {"one"}
+
+
+def _pair(norms: Sequence[str], used: list[bool], whole_from: int | None) -> tuple[str, ...]:
+    """Two earlier figures named at once: "the first ... the second", "the former ... the
+    latter", or "this value ... that amount". Ordered part first: the one right after a
+    denominator phrase is the whole, else the order asked."""
+    found: list[tuple[int, int, str]] = []  # (start, end, name)
+    for i, norm in enumerate(norms):
+        following = norms[i + 1] if i + 1 < len(norms) else ""
+        if used[i] or (i + 1 < len(norms) and used[i + 1]):
+            continue
+        if norm in _ORDINALS and i > 0 and norms[i - 1] == "the" and following not in _TIME_NOUNS:
+            if following in _FIGURE_NOUNS:
+                found.append((i - 1, i + 2, _ORDINALS[norm]))
+            elif not following.isalpha() or following in _AFTER_PRONOUN or following in _VERBS:
+                found.append((i - 1, i + 1, _ORDINALS[norm]))
+        elif norm in ("this", "that") and following in _FIGURE_NOUNS:
+            found.append((i, i + 2, norm))
+    dated = _by_year(norms, used)
+    if len(dated) == 2:
+        found = dated
+    names = {name for _, _, name in found}
+    if len(found) != 2 or not (names in ({"first", "second"}, {"this", "that"}) or
+                               names <= {"this", "that"} or dated == found):  # fmt: skip
+        return ()
+    if whole_from is not None and found[0][0] >= whole_from:
+        found.reverse()  # "of this value does that amount represent": that is the part
+    for start, end, _ in found:
+        used[start:end] = [True] * (end - start)
+    return tuple(name for _, _, name in found)
+
+
+_VERBS = lexicon("represent represents did does was is were")
+
+
+def _by_year(norms: Sequence[str], used: list[bool]) -> list[tuple[int, int, str]]:
+    """ "The 2019 percentage and this 2018 one": earlier results named by role and year,
+    each named "@<year>:<role>" (the role of the one that says it, for "one")."""
+    found: list[tuple[int, int, str]] = []
+    for i in range(len(norms) - 2):
+        year, noun = norms[i + 1], norms[i + 2]
+        if norms[i] not in ("the", "this", "that") or used[i] or (used[i + 2] and noun not in _ONE):
+            continue
+        if not (used[i + 1] and year[:1].isdigit()):
+            continue
+        role = ROLE_NOUNS.get(noun, "")
+        if (role and role != "result") or noun in _ONE:
+            found.append((i, i + 3, f"@{year}:{role}"))
+    roles = {name.split(":")[1] for _, _, name in found} - {""}
+    if len(found) != 2 or len(roles) != 1:
+        return []
+    (role,) = roles
+    return [(start, end, f"{name.split(':')[0]}:{role}") for start, end, name in found]
+
+
+def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[str, int | None]:
+    """ "Does that amount represent in relation to this purchase price": a demonstrative and
+    a generic noun beside a denominator phrase name an earlier figure ("figure")."""
+    for i, norm in enumerate(norms[:-1]):
+        if norm in ("this", "that") and norms[i + 1] in _GENERIC and not any(used[i : i + 2]):
+            used[i : i + 2] = [True, True]
+            return "figure", i
+    return "", None
+
+
+def _years_counted(norms: Sequence[str], i: int) -> int:
+    """How many periods "both years", "the two years", "all 3 years" count (0: none)."""
+    if norms[i] == "both":
+        return 2 if i + 1 < len(norms) and norms[i + 1] in _TIME_NOUNS else 0
+    if norms[i] not in ("these", "those", "the", "all") or i + 2 >= len(norms):
+        return 0
+    count = _COUNTS.get(norms[i + 1], 0)
+    return count if norms[i + 2] in _TIME_NOUNS else 0
+
+
+_NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_COUNTS = {
+    **{str(n): n for n in range(2, 11)},
+    **dict(zip(_NUMBER_WORDS, range(2, 11), strict=True)),
+}
+
+
+def _dated(norms: Sequence[str], used: list[bool], i: int) -> str:
+    """ "This 2017 total", "those spendings in 2013": a demonstrative naming a figure by its
+    year, one the conversation may already have given. The noun it is named by, or ""."""
+    if norms[i] not in DEMONSTRATIVES:
+        return ""
+    rest = list(zip(norms[i + 1 : i + 4], used[i + 1 : i + 4], strict=False))
+    year = [n[:1].isdigit() and u for n, u in rest]
+    if len(rest) >= 2 and year[0] and rest[1][0].isalpha() and not rest[1][1]:
+        return rest[1][0]  # "this 2017 total"
+    if len(rest) == 3 and rest[0][0].isalpha() and not rest[0][1]:
+        return rest[0][0] if rest[1][0] == "in" and year[2] else ""  # "those costs in 2013"
+    return ""
 
 
 def _names_the_base(norms: Sequence[str], used: list[bool], end: int) -> bool:
@@ -224,6 +357,7 @@ _NET = normalise_word("net")
 _ONE = frozenset({"one", normalise_word("ones")})
 _ONE_AFTER = lexicon("total other same former latter")
 _RATE_OF = lexicon("growth change increase decrease")
+_EACH = lexicon("per each every a")
 _PAIR_NOUNS = lexicon("values years periods amounts figures dates numbers")
 
 
@@ -238,6 +372,10 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
             used[i] = True
         if norm in _RATE_OF and following == "rate" and not used[i + 1]:
             used[i + 1] = True  # "the growth rate": a percent change, not a metric's rate
+        if norm in ("these", "those", "the") and following == "two" and not used[i]:
+            after = norms[i + 2] if i + 2 < len(norms) else ""
+            if after in ("", "in", "for", "of", "and", "combined", "together"):
+                used[i : i + 2] = [True, True]  # "the sum of the two": the figures on hand
         if (
             norm in ("these", "those", "both", "the")
             and following == "two"
@@ -246,6 +384,69 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
             and not any(used[i : i + 3])
         ):
             used[i : i + 3] = [True, True, True]
+
+
+_MINUS = lexicon("less minus")
+
+
+def _minus_between(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "Revenue less net income": "less" or "minus" between two figures' words (not "less
+    than", not before a number, which is a constant)."""
+    for i in range(1, len(norms) - 1):
+        following, before = norms[i + 1], norms[i - 1]
+        minus = norms[i] in _MINUS and not used[i] and following not in ("than", "")
+        if minus and following[0].isalpha() and not used[i - 1] and before.isalpha():
+            used[i] = True
+            return True
+    return False
+
+
+_FILLER = lexicon("and so then what whats what's is was the its their it s")
+
+
+def _per_period(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The average per year", "the average between them", or "average?" on its own: an
+    average taken over what the conversation holds, its words no metric's."""
+    averages = [i for i, n in enumerate(norms) if n in AVERAGE_WORDS and not used[i]]
+    bare = all(n in _FILLER or n in AVERAGE_WORDS for n in norms)
+    if len(averages) == 1 and bare:
+        used[averages[0]] = True
+        return True
+    for i in range(len(norms) - 2):
+        per = norms[i + 1] in _EACH and norms[i + 2] in _TIME_NOUNS
+        them = norms[i + 1] in ("between", "of") and norms[i + 2] in _THEM
+        if norms[i] in AVERAGE_WORDS and (per or them) and not any(used[i : i + 3]):
+            used[i : i + 3] = [True, True, True]
+            return True
+    return False
+
+
+_THEM = frozenset({"them", "both", "these", "those"})
+_SUM_PAIRS = {("combined", "total"), ("total", "combined"), ("total", "sum"), ("sum", "total")}
+
+
+def _sum_words(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The combined total", "the total sum": one sum said in two words, neither a label's;
+    "the total over those years", "the total for the three years": a sum over periods."""
+    for i in range(len(norms) - 1):
+        if (norms[i], norms[i + 1]) in _SUM_PAIRS and not any(used[i : i + 2]):
+            used[i : i + 2] = [True, True]
+            return True
+        if norms[i] in ("total", "sum") and not used[i] and _over_periods(norms, i + 1):
+            used[i] = True
+            return True
+    return False
+
+
+def _over_periods(norms: Sequence[str], at: int) -> bool:
+    """ "over those years", "for the three years", "across all 3 years" from `at`."""
+    rest = list(norms[at : at + 4])
+    if len(rest) < 3 or rest[0] not in ("over", "for", "across", "of", "in"):
+        return False
+    if rest[1] not in ("those", "these", "the", "all", "both"):
+        return False
+    noun = rest[3] if len(rest) > 3 and rest[2] in _COUNTS else rest[2]
+    return noun in _TIME_NOUNS
 
 
 def _including(norms: Sequence[str], used: list[bool]) -> int | None:
@@ -278,16 +479,44 @@ _OPERATION_HINTS = (
 def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | None:
     """Where the first denominator phrase ends, and whether it is a percent phrase."""
     for start in range(len(norms)):
-        if norms[start] == "over" and not used[start] and _period_follows(norms, used, start + 1):
-            used[start] = True  # "the net change over the 2008 value"
+        over = norms[start] == "over" and not used[start]
+        if over and (_period_follows(norms, used, start + 1) or _figure_over(norms, start)):
+            used[start] = True  # "the net change over the 2008 value", "R&D over revenue"
             return start + 1, False
         for phrase in DENOMINATOR:
-            end = start + len(phrase)
-            if tuple(norms[start:end]) == phrase and not any(used[start:end]):
+            end = _phrase_end(norms, used, start, phrase)
+            if end is not None:
                 for i in range(start, end):
                     used[i] = True
                 return end, bool(set(phrase) & PERCENT_WORDS)
     return None
+
+
+# Words after "over" that make it a span of time, not a division ("over the years").
+_OVER_TIME = lexicon("the a an this that these those time last past prior previous next")
+
+
+def _figure_over(norms: Sequence[str], at: int) -> bool:
+    """ "Net income over revenue": "over" between two figures' words is a division."""
+    before = norms[at - 1] if at > 0 else ""
+    after = norms[at + 1] if at + 1 < len(norms) else ""
+    words = before.isalpha() and after.isalpha() and before not in _OVER_TIME
+    return words and after not in _OVER_TIME and after not in _TIME_NOUNS
+
+
+def _phrase_end(
+    norms: Sequence[str], used: list[bool], start: int, phrase: tuple[str, ...]
+) -> int | None:
+    """Where a phrase read from `start` ends, a "then" inside it allowed ("what percentage,
+    then, of this value")."""
+    at = start
+    for k, word in enumerate(phrase):
+        if k and at < len(norms) and norms[at] == "then" and not used[at]:
+            at += 1
+        if at >= len(norms) or norms[at] != word or used[at]:
+            return None
+        at += 1
+    return at
 
 
 def _period_follows(norms: Sequence[str], used: list[bool], at: int) -> bool:
@@ -311,8 +540,10 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
         while j >= 0 and norms[j] in _CONSTANT_FILLER:
             j -= 1
         word = norms[j] if j >= 0 else ""
-        if word not in _CONSTANT_OPERATORS:
+        if word not in _CONSTANT_OPERATORS or (word == "over" and j != i - 1):
             continue
+        if i + 1 < len(norms) and norms[i + 1] in _TIME_NOUNS:
+            continue  # "over the 3 year period": a span, not an operand
         value = norm.replace(",", "")
         try:
             Decimal(value)
@@ -350,7 +581,35 @@ def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[
         if k == i + 1 and following in _AFTER_PRONOUN:
             used[i] = True
             return "result", i
+    return _the_role(norms, used)
+
+
+def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
+    """ "The sum divided by 2", "the difference over the 2015 value": a role noun with "the"
+    right before an operator the grammar read names the earlier result, as "that sum" does."""
+    for i, norm in enumerate(norms[:-2]):
+        if norm != "the" or used[i]:
+            continue
+        k = i + 1
+        while k < len(norms) - 1 and norms[k] in _ADJECTIVES:
+            k += 1  # "the net change": "net" may be taken already, as the operation's word
+        if k > i + 1 and norms[k] not in ROLE_NOUNS and norms[k - 1] in ROLE_NOUNS:
+            k -= 1  # "the total divided by 2": the adjective was the noun
+        named = ROLE_NOUNS.get(norms[k], "")
+        following = norms[k + 1] if k + 1 < len(norms) else ""
+        operator = (used[k + 1] and following in _OPERATOR_STARTS) if following else False
+        operator = operator or following in _DIRECT_OPERATORS
+        if named and named != "result" and not used[k] and operator:
+            used[i : k + 1] = [True] * (k + 1 - i)
+            return named, i
     return "", None
+
+
+# Words an operator starts with when it follows its operand ("the sum divided by 2", "the
+# change as a percentage of"); not "the average proportion of", an average of proportions.
+_OPERATOR_STARTS = lexicon("divided over plus minus less times multiplied as in relative")
+# Operator words that need no phrase read around them: "the ratio times the 2011 value".
+_DIRECT_OPERATORS = lexicon("plus minus less times")
 
 
 # A bare pronoun stands for a result when a verb or a function word follows it ("what
@@ -362,13 +621,18 @@ _AFTER_PRONOUN = lexicon(
 ) | {""}
 
 
-_NOT_ALONE = lexicon("times base initial divided")
+_NOT_ALONE = lexicon("times base initial divided over")
 
 
 def _operator_word(norms: Sequence[str], used: list[bool]) -> str | None:
     for i, norm in enumerate(norms):
         # "times" alone is also "during this time": only "plus", "less", "minus" ... here.
-        if not used[i] and norm in _CONSTANT_OPERATORS and norm not in _NOT_ALONE:
+        after_referent = i > 0 and used[i - 1] and norms[i - 1] in ROLE_NOUNS
+        if (
+            not used[i]
+            and norm in _CONSTANT_OPERATORS
+            and (norm not in _NOT_ALONE or (after_referent and norm in _DIRECT_OPERATORS))
+        ):
             used[i] = True
             return _CONSTANT_OPERATORS[norm]
     return None
@@ -411,7 +675,7 @@ class Operand:
     @classmethod
     def of_figure(cls, figure: Figure, where: str) -> Operand:
         role = figure.role_or_kind
-        label = f"the {role} {where}" if role != "fact" else figure.label
+        label = f"the {role} {where}" if role != "fact" else f"{figure.label.strip()} {where}"
         return cls(label, figure.value, figure.unit, figure.sources, role)
 
     def written(self) -> str:
@@ -450,10 +714,14 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
             return None
     if result is None:
         return None
-    value, unit = _unit(operation, result, unit)
+    role = ROLES[operation]
+    if operation == "ratio" and operands[-1].role == "constant" and unit:
+        # An amount divided by a number ("the sum divided by 2") is still an amount.
+        value, role = _round(result), "quotient"
+    else:
+        value, unit = _unit(operation, result, unit)
     formula = _formula(operation, operands)
     sources = tuple(dict.fromkeys(s for o in operands for s in o.sources))
-    role = ROLES[operation]
     return Figure(
         label=role, value=value, unit=unit, kind="computed", sources=sources,
         display=format_value(value, unit), role=role, formula=formula,

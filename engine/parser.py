@@ -176,6 +176,7 @@ class IntentParser:
         _join_compounds(text, norms, used, self._index.words)
         grammar = arithmetic.read(norms, used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
+        metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
         # A word of the one linked line item's labels, said again or in its other name
@@ -226,6 +227,7 @@ class IntentParser:
             else tuple(sorted(periods)),
             period_range=frame.is_range,
             relative_last=frame.relative_last,
+            period_step=frame.step,
             ambiguous=ambiguous,
             qualifiers=qualifiers,
             loose=tuple(dict.fromkeys(loose)),
@@ -237,6 +239,8 @@ class IntentParser:
             nested=grammar.nested,
             asks_value=grammar.value,
             points_back=grammar.points_back,
+            pair=grammar.pair,
+            again=grammar.again,
         )
 
     def _unnamed(self, metrics: tuple[str, ...], norms: Sequence[str]) -> bool:
@@ -400,6 +404,20 @@ class IntentParser:
                     used[i] = True
             return (), (Ambiguity("metric", tuple(names)),), []
         return None
+
+
+def _whole_last(
+    metrics: tuple[str, ...], spans: list[tuple[int, int]], whole_at: int
+) -> tuple[str, ...]:
+    """Of two figures set against each other, the one named right after the denominator
+    phrase is the whole ("what percentage of revenue was net income"): it goes last."""
+    if whole_at < 0 or len(metrics) != 2 or len(spans) != 2:
+        return metrics
+    after = [(start, m) for (start, _), m in zip(spans, metrics, strict=True) if start >= whole_at]
+    if not after:
+        return metrics
+    whole = min(after)[1]
+    return (*(m for m in metrics if m != whole), whole)
 
 
 def _only_soft(unnamed: frozenset[str]) -> bool:

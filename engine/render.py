@@ -46,7 +46,8 @@ class _Citations:
         self, label: str, value: Decimal, unit: str, facts: Sequence[Fact], role: str = ""
     ) -> str:
         shown = format_value(value, unit)
-        operation = {"change": "difference", "percent change": "percent_change"}.get(role, role)
+        operation = {"change": "difference", "percent change": "percent_change",
+                     "share": "percent_of"}.get(role, role)  # fmt: skip
         formula = ""
         if operation and len(facts) >= 2:
             operands = [_operand(f) for f in facts]
@@ -164,8 +165,8 @@ def _written(operation: str, operands: Sequence[Operand], shown: Mapping[str, st
         value = format_value(operand.value, operand.unit) if operand.unit else str(operand.value)
         if operand.role == "constant":
             parts.append(value)
-        elif operand.role == "fact":
-            parts.append(f"{operand.label} ({value} {shown.get(operand.sources[0], '')})")
+        elif operand.role == "fact" and operand.sources[0] in shown:
+            parts.append(f"{operand.label} ({value} {shown[operand.sources[0]]})")
         else:
             parts.append(f"{operand.label} ({value})")
     return _SIGNS.get(operation, " and ").join(parts)

@@ -10,15 +10,18 @@ ever read from it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.arithmetic import ROLE_NOUNS, ROLES
 from engine.intent import Intent
-from engine.text import words
+from engine.text import normalise_word, words
 from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
 
 _CHANGES = ("difference", "percent_change")
+_YEAR = re.compile(r"FY\d{4}")
 SCOPE = "the conversation's scope"
 
 
@@ -63,6 +66,8 @@ class ConversationSession:
             intent = self._settled_by_conversation(intent, carried)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
+        if intent.again and intent.periods and not intent.metrics:
+            return self._again(intent)
         entities = intent.entities or self._carry("entities", carried, "entity")
         if not entities and self.scope:
             entities = (self.scope,)
@@ -73,13 +78,42 @@ class ConversationSession:
         # completes the earlier question, so it leans on it like an elliptical follow-up.
         follow = intent.follow_up or self._picks_the_figure_asked_for(intent)
         metrics = intent.metrics
+        on_hand = self._two_on_hand(intent) if follow else None
+        if on_hand is not None:
+            # "What is the sum?" after two figures asked one by one in the same period.
+            metrics, periods = on_hand
+            carried[:] = [c for c in carried if c.slot not in ("metric", "period")]
+            carried.extend(self._carried_from_answers(metrics, periods))
+            return intent.with_(
+                entities=entities, metrics=metrics, periods=periods, kind="comparison"
+            ), tuple(carried)
         if not metrics and follow:
             metrics = self._carry("metrics", carried, "metric")
         operation = intent.operation or self._carried_operation(intent, carried, follow)
         periods = intent.periods
         pointed = "period" in intent.points_back
-        if not periods and not intent.relative_last and (follow or not metrics or pointed):
-            periods = self._carry_periods(operation, carried)
+        summed = self._summed() if operation == "average" and follow and not periods else None
+        unread = not periods and self._sum_not_given()
+        if summed is None and operation == "average" and follow and unread:
+            # "The average per year" right after a sum asked and not given: of what is unclear.
+            unclear = intent.with_(kind="comparison", operation="average", entities=entities)
+            return unclear.with_(referent="?"), tuple(carried)
+        if summed is not None and (not metrics or metrics == summed[1]):
+            # "The average per year" after a sum: the average of the very figures summed.
+            number, metrics, periods = summed
+            carried[:] = [c for c in carried if c.slot not in ("metric", "period")]
+            carried.extend(Carried("metric", m, number, self.turns[number - 1].question)
+                           for m in metrics)  # fmt: skip
+            carried.extend(Carried("period", p, number, self.turns[number - 1].question)
+                           for p in periods)  # fmt: skip
+        elif intent.period_step and not periods:
+            periods = self._stepped(intent.period_step, carried)
+        elif not periods and "periods" in intent.points_back and operation not in _SHARES:
+            periods = self._two_periods(carried)  # "in those two years", "both years"
+        elif not periods and _counted(intent) and operation not in _SHARES:
+            periods = self._periods_on_hand(_counted(intent), carried)  # "all 3 years"
+        elif not periods and not intent.relative_last and (follow or not metrics or pointed):
+            periods = self._carry_periods(operation, carried, metrics)
         resolved = intent.with_(
             entities=entities,
             metrics=metrics,
@@ -87,11 +121,24 @@ class ConversationSession:
             operation=operation,
             kind=_kind(intent, operation, entities, metrics, periods),
         )
+        if intent.pair and operation in _WITH_OPERANDS:
+            return self._with_pair(intent, resolved, carried)
         if intent.referent and operation in _WITH_OPERANDS:
             return self._with_result(intent, resolved, carried)
         if intent.referent and operation == "percent_change":
             return self._change_of_result(intent, resolved, carried)
         return resolved, tuple(carried)
+
+    def given(self, entity: str, metric: str, period: str) -> Carried | None:
+        """The fact an earlier answer gave for this company, figure and period (the latest),
+        as a carried result: "this 2006 rent expense" when the conversation gave it, read from
+        a sentence the store's facts do not hold."""
+        for number, turn in self._recent():
+            for figure in turn.results:
+                same = figure.metric == metric and (figure.period or "") == period
+                if figure.kind == "fact" and same and figure.entity in (entity, None):
+                    return _as_result(number, turn, figure)
+        return None
 
     def recent_periods(self) -> tuple[str, ...]:
         """The periods the latest question that named any resolved to: the period a
@@ -132,7 +179,19 @@ class ConversationSession:
         own_facts = len(asked.metrics or (1,)) * len(asked.periods)
         if asked.referent == "result" and own_facts >= 2:
             return resolved.with_(referent=""), tuple(carried)  # "it" was the metric
-        found = self._result(asked.referent)
+        if asked.referent == "figure" and not asked.metrics:
+            # "That amount in relation to this total": two figures, neither named.
+            return resolved.with_(referent="?"), tuple(carried)
+        if asked.referent == "figure":
+            found = self._other_figure(asked.metrics)
+        else:
+            found = self._result(asked.referent)
+        if isinstance(found, Remembered):
+            # "This number" after an answer that gave several: ask which, naming them.
+            number = self.turns.index(found) + 1
+            named = [_as_result(number, found, f) for f in found.results]
+            kept = [c for c in carried if c.slot == "entity"]
+            return resolved.with_(referent="?pair", metrics=(), periods=()), (*kept, *named)
         if found is None:
             return resolved.with_(referent="?"), tuple(carried)
         number, turn, figure = found
@@ -146,23 +205,116 @@ class ConversationSession:
         if not periods and not asked.constants and figure.period:
             periods = (figure.period,)
             kept.append(Carried("period", figure.period, number, turn.question))
+        elif not periods and not asked.constants and figure.period == "" and asked.metrics:
+            periods = ("",)  # figures of no period (a table without years), as the result's
         if asked.constants or not periods:
             metrics, periods = (), ()
             kept = [c for c in kept if c.slot not in ("metric", "period")]
-        if metrics and not _loose_within(asked.loose, metrics):
+        dated = not asked.metrics and self._dated(asked, figure.metric or "")
+        if metrics and not _loose_within(asked.loose, metrics) and not dated:
             return resolved.with_(referent=""), tuple(carried)
         kept.append(Carried("result", _result_words(figure), number, turn.question, figure))
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
             kept
         )
 
-    def _result(self, role: str) -> tuple[int, Remembered, Figure] | None:
-        """The most recent result of this role ("result": the last answer's own result)."""
+    def _with_pair(
+        self, asked: Intent, resolved: Intent, carried: list[Carried]
+    ) -> tuple[Intent, tuple[Carried, ...]]:
+        """ "The first in relation to the second", "this value ... that amount": the figures
+        the last two answers that gave any stand on, "first" and "that" the older. Carried in
+        the order the operation takes them, part first. When the words do not tell them apart
+        ("this ... this"), or an answer gave several figures, it is asked back (referent
+        "?pair", naming what the conversation holds)."""
+        kept = [c for c in carried if c.slot == "entity"]
+        if asked.pair[0].startswith("@"):
+            dated = [self._of_year(name) for name in asked.pair]
+            if any(found is None for found in dated):
+                return resolved.with_(referent="?", pair=()), tuple(carried)
+            kept += [_as_result(*found) for found in dated if found is not None]
+            bare = resolved.with_(metrics=(), periods=(), loose=(), kind="comparison")
+            return bare.with_(referent="pair"), tuple(kept)
+        given = self._last_given(2)
+        if len(given) < 2:
+            return resolved.with_(referent="?", pair=()), tuple(carried)
+        newer, older = given
+        pick = {"first": older, "that": older, "second": newer, "this": newer}
+        chosen = [pick[name] for name in asked.pair]
+        if chosen[0] is chosen[1] or any(figure is None for _, _, figure in chosen):
+            choices = [c for c in (older, newer) if c[2] is not None]
+            kept += [_as_result(number, turn, figure) for number, turn, figure in choices]  # type: ignore[arg-type]
+            return resolved.with_(referent="?pair", metrics=(), periods=()), tuple(kept)
+        kept += [_as_result(number, turn, figure) for number, turn, figure in chosen]  # type: ignore[arg-type]
+        bare = resolved.with_(metrics=(), periods=(), loose=(), kind="comparison")
+        return bare.with_(referent="pair"), tuple(kept)
+
+    def _other_figure(
+        self, metrics: tuple[str, ...]
+    ) -> tuple[int, Remembered, Figure] | Remembered | None:
+        """ "That amount" beside a figure the question names: the one figure the latest
+        answer not about the named one gave; that answer itself when it gave several."""
+        for number, turn in self._recent():
+            if not turn.results:
+                continue
+            if len(turn.results) > 1:
+                return turn
+            if turn.results[0].metric not in metrics:
+                return number, turn, turn.results[0]
+        return None
+
+    def _again(self, asked: Intent) -> tuple[Intent, tuple[Carried, ...]]:
+        """ "And this percentage in 2006?": the calculation the latest question asking for
+        that role made, with its figures, in the period now named. When that question was
+        not answered there is nothing to repeat: it is asked back."""
+        for number, turn in self._recent():
+            if not _asked_for(turn.intent, asked.again):
+                continue
+            source = turn.intent
+            if not turn.results or not source.operation or len(source.periods) != 1:
+                break
+            carried = [Carried("entity", e, number, turn.question) for e in source.entities]
+            carried += [Carried("metric", m, number, turn.question) for m in source.metrics]
+            carried.append(Carried("operation", source.operation, number, turn.question))
+            return asked.with_(
+                kind="comparison", operation=source.operation, entities=source.entities,
+                metrics=source.metrics, again="",
+            ), tuple(carried)  # fmt: skip
+        return asked.with_(kind="comparison", operation="ratio", referent="?"), ()
+
+    def _of_year(self, name: str) -> tuple[int, Remembered, Figure] | None:
+        """ "@2019:share": the latest result of that role an answer gave for that one year."""
+        year, role = name[1:].split(":")
+        digits = re.sub(r"\D", "", year)
+        for number, turn in self._recent():
+            periods = turn.intent.periods
+            if len(periods) != 1 or re.sub(r"\D", "", periods[0])[:4] != digits[-4:]:
+                continue
+            for figure in reversed(turn.results):
+                if figure.kind == "computed" and _plays(figure, role):
+                    return number, turn, figure
+        return None
+
+    def _last_given(self, count: int) -> list[tuple[int, Remembered, Figure | None]]:
+        """The last answers that gave figures, newest first, each with the one figure it
+        stands on (its last computed figure, or its only fact; None when it gave several)."""
+        found: list[tuple[int, Remembered, Figure | None]] = []
+        for number, turn in self._recent():
+            if turn.results and len(found) < count:
+                found.append((number, turn, _stands_on(turn.results)))
+        return found
+
+    def _result(self, role: str) -> tuple[int, Remembered, Figure] | Remembered | None:
+        """The most recent result of this role ("result": the last answer's own result; that
+        answer itself when it gave several facts and nothing computed, to ask which)."""
         for number, turn in self._recent():
             if role == "result":
                 computed = [f for f in turn.results if f.kind == "computed"]
                 pick = computed[-1:] or (turn.results if len(turn.results) == 1 else ())
+                if not pick and len(turn.results) > 1:
+                    return turn
                 return (number, turn, pick[0]) if pick else None
+            if not turn.results and _asked_for(turn.intent, role):
+                return None  # "that change" after a change asked and not given: that one
             for figure in reversed(turn.results):
                 if _plays(figure, role):
                     return number, turn, figure
@@ -195,10 +347,29 @@ class ConversationSession:
         """ "This 2005 exercise price" read as a choice of figures: the named result's own
         metric among them settles it (the conversation's figure, not a guess)."""
         found = self._result(intent.referent)
-        metric = found[2].metric if found else None
+        metric = found[2].metric if isinstance(found, tuple) else None
         if metric and any(metric in a.choices for a in intent.ambiguous):
             return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
+        if metric and not intent.metrics and self._dated(intent, metric):
+            # "That change in relation to this 2017 total": the 2017 figure of the change's
+            # own series the conversation gave, not another line whose label says "total".
+            return intent.with_(metrics=(metric,), ambiguous=(), loose=())
         return intent
+
+    def _dated(self, intent: Intent, metric: str) -> bool:
+        """The question names a figure by a demonstrative and its year ("this 2013 price"),
+        and an earlier answer gave this metric's figure for that year."""
+        nouns = [p.split(":", 1)[1] for p in intent.points_back if p.startswith("dated:")]
+        if len(nouns) != 1 or len(intent.periods) != 1:
+            return False
+        if nouns[0] not in _AMOUNT_NOUNS and not set(words(nouns[0])) <= set(words(metric)):
+            return False  # "this 2021 cash" names a figure of its own, not the result's
+        period = intent.periods[0]
+        return any(
+            f.kind == "fact" and f.metric == metric and f.period == period
+            for turn in self.turns
+            for f in turn.results
+        )
 
     # -- slots ------------------------------------------------------------------------------
 
@@ -236,9 +407,18 @@ class ConversationSession:
             return last.intent.operation
         return None
 
-    def _carry_periods(self, operation: str | None, carried: list[Carried]) -> tuple[str, ...]:
+    def _carry_periods(
+        self, operation: str | None, carried: list[Carried], metrics: tuple[str, ...] = ()
+    ) -> tuple[str, ...]:
+        every = self._every_period(carried) if operation in ("sum", "average") else ()
+        if every:
+            return every
         if operation in _CHANGES or operation == "sum":
             return self._two_periods(carried)
+        if operation == "average" and metrics:
+            # "Its average": over the periods asked of this very figure, never a year asked
+            # of another one.
+            return self._two_periods(carried, metrics) or self._carry_periods(None, carried)
         for number, turn in self._recent():
             if turn.intent.periods:
                 carried.extend(
@@ -247,10 +427,126 @@ class ConversationSession:
                 return turn.intent.periods
         return ()
 
-    def _two_periods(self, carried: list[Carried]) -> tuple[str, ...]:
-        """A change needs two periods: the last comparison's, or the last two periods asked."""
+    def _summed(self) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
+        """The figure and periods of the facts the last answer's sum added up, when it gave
+        a sum of one figure of one company (an earlier sum included, through its sources).
+        Only the last answer: a sum asked and not given in between is not passed over."""
+        for number, turn in self._recent():
+            computed = [f for f in turn.results if f.kind == "computed"]
+            if not computed or computed[-1].role_or_kind != "sum":
+                return None
+            facts = self._facts_by_source()
+            summed = [facts.get(source) for source in computed[-1].sources]
+            if not summed or any(f is None or not f.metric for f in summed):
+                return None
+            series = {(f.entity, f.metric) for f in summed if f is not None}
+            periods = sorted({f.period or "" for f in summed if f is not None}, key=period_sort_key)
+            if len(series) != 1 or len(periods) != len(summed):
+                return None
+            return number, (series.pop()[1] or "",), tuple(periods)
+        return None
+
+    def _two_on_hand(self, intent: Intent) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        """A sum or an average asked of nothing named, when the last two answers each gave
+        one fact of another figure of one company in one period: those two figures."""
+        if intent.operation not in ("sum", "average") or intent.metrics or intent.periods:
+            return None
+        if intent.referent or intent.pair or intent.points_back:
+            return None
+        given = self._last_given(2)
+        facts = [f for _, _, f in given if f is not None and f.kind == "fact"]
+        if len(given) != 2 or len(facts) != 2:
+            return None
+        newer, older = facts
+        same = newer.entity == older.entity and newer.period == older.period
+        if not same or newer.metric == older.metric or not newer.metric or not older.metric:
+            return None
+        return (older.metric, newer.metric), (older.period or "",)
+
+    def _carried_from_answers(
+        self, metrics: tuple[str, ...], periods: tuple[str, ...]
+    ) -> list[Carried]:
+        found: list[Carried] = []
+        for number, turn in self._recent():
+            for figure in turn.results:
+                if figure.metric in metrics and figure.metric not in [c.value for c in found]:
+                    found.append(Carried("metric", figure.metric, number, turn.question))
+        periods_from = found[-1] if found else None
+        if periods_from is not None:
+            found += [Carried("period", p, periods_from.from_turn, periods_from.question)
+                      for p in periods if p]  # fmt: skip
+        return found
+
+    def _sum_not_given(self) -> bool:
+        """The last question added to an earlier sum ("the sum including X") and got no
+        answer: an average now would be of a sum the conversation does not hold."""
+        if not self.turns or self.turns[-1].results:
+            return False
+        last = self.turns[-1].intent
+        # A sum over one period can only add to an earlier sum ("the sum including 2008").
+        return last.operation == "sum" and (bool(last.referent) or len(last.periods) == 1)
+
+    def _facts_by_source(self) -> dict[str, Figure]:
+        return {
+            f.sources[0]: f
+            for turn in self.turns
+            for f in turn.results
+            if f.kind == "fact" and len(f.sources) == 1
+        }
+
+    def _stepped(self, step: int, carried: list[Carried]) -> tuple[str, ...]:
+        """ "The year before": the year before the periods the conversation is on (after
+        them, for "the following year"), said as carried from the question that named them.
+        Nothing when they are not whole years."""
+        for number, turn in self._recent():
+            if not turn.intent.periods:
+                continue
+            ordered = sorted(turn.intent.periods, key=period_sort_key)
+            base = ordered[0] if step < 0 else ordered[-1]
+            if not _YEAR.fullmatch(base):
+                return ()
+            period = f"FY{int(base[2:]) + step}"
+            carried.append(Carried("period", period, number, turn.question))
+            return (period,)
+        return ()
+
+    def _every_period(self, carried: list[Carried]) -> tuple[str, ...]:
+        """A sum or average of what the last question over several periods covered: all of
+        them ("from FY2019 to FY2021" is three years, not its two ends)."""
+        for number, turn in self._recent():
+            if len(turn.intent.periods) >= 2:
+                periods = tuple(sorted(turn.intent.periods, key=period_sort_key))
+                carried.extend(Carried("period", p, number, turn.question) for p in periods)
+                return periods
+            if turn.intent.periods:
+                return ()
+        return ()
+
+    def _periods_on_hand(self, count: int, carried: list[Carried]) -> tuple[str, ...]:
+        """The last `count` periods the conversation asked about, oldest first; none when it
+        asked about fewer."""
         picked: list[tuple[str, int, str]] = []
         for number, turn in self._recent():
+            for period in sorted(turn.intent.periods, key=period_sort_key, reverse=True):
+                if period not in [p for p, _, _ in picked]:
+                    picked.append((period, number, turn.question))
+            if len(picked) >= count:
+                break
+        if len(picked) != count:
+            return ()
+        picked.sort(key=lambda item: period_sort_key(item[0]))
+        carried.extend(Carried("period", p, n, q) for p, n, q in picked)
+        return tuple(p for p, _, _ in picked)
+
+    def _two_periods(
+        self, carried: list[Carried], metrics: tuple[str, ...] | None = None
+    ) -> tuple[str, ...]:
+        """A change needs two periods: the last comparison's, or the last two periods asked
+        (with `metrics`, only of questions about those figures)."""
+        picked: list[tuple[str, int, str]] = []
+        for number, turn in self._recent():
+            if metrics is not None and turn.intent.metrics != metrics:
+                continue
             if len(turn.intent.periods) >= 2 and not picked:
                 # A comparison or a range ("from FY2019 to FY2021"): its two ends.
                 ends = sorted(turn.intent.periods, key=period_sort_key)[
@@ -274,6 +570,12 @@ class ConversationSession:
             yield index + 1, self.turns[index]
 
 
+# Nouns that name a series' figure without naming a series ("this 2017 total").
+_AMOUNT_NOUNS = frozenset(
+    map(normalise_word, ["amount", "value", "number", "total", "balance", "price", "cost",
+                         "level", "figure"])
+)  # fmt: skip
+_SHARES = ("ratio", "percent_of")
 _WITH_OPERANDS = ("ratio", "percent_of", "difference", "sum", "product")
 _ROLES_NAMED = {
     "change": ("change",),
@@ -282,6 +584,31 @@ _ROLES_NAMED = {
     "ratio": ("ratio", "share"),
     "share": ("share", "ratio", "percent change"),
 }
+
+
+def _counted(intent: Intent) -> int:
+    """ "All 3 years": the number of periods a question counts, 0 when it counts none."""
+    counts = [int(p.split(":")[1]) for p in intent.points_back if p.startswith("periods:")]
+    return counts[0] if counts else 0
+
+
+def _stands_on(results: tuple[Figure, ...]) -> Figure | None:
+    """The one figure an answer gave; none when it gave several (a change and its two
+    facts: "the first" could be any of them)."""
+    return results[0] if len(results) == 1 else None
+
+
+def _as_result(number: int, turn: Remembered, figure: Figure) -> Carried:
+    return Carried("result", _result_words(figure), number, turn.question, figure)
+
+
+def _asked_for(intent: Intent, role: str) -> bool:
+    """Whether a question asked for a result of this role (whether or not it was given)."""
+    made = ROLES.get(intent.operation or "", "")
+    if made and made in _ROLES_NAMED.get(role, (role,)):
+        return True
+    # A question read as narrative keeps no operation; its words still say what it asked.
+    return any(ROLE_NOUNS.get(normalise_word(word)) == role for word in intent.topic)
 
 
 def _plays(figure: Figure, role: str) -> bool:
