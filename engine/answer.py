@@ -51,6 +51,7 @@ from engine.plan import (
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
 from engine.render import render
+from engine.sentence_figures import FromSentences, from_sentences, may_read, reading_topic
 from engine.session import ConversationSession
 from engine.store import KnowledgeStore
 from engine.timeframe import period_sort_key, read_timeframe
@@ -192,6 +193,7 @@ class _Run:
     intent: Intent | None = None
     carried: tuple[Carried, ...] = ()
     emitted: list[str] = field(default_factory=list)
+    read: FromSentences | None = None  # an answer a sentence's figure gives (ADR 0041)
 
     def events(self) -> Iterator[Event]:
         screen = self.engine.gate.screen(self.question)
@@ -247,7 +249,9 @@ class _Run:
             yield from self._figure_unread(intent, vocabulary)
         else:
             plan = self._plan(intent, vocabulary)
-            if isinstance(plan, Reply):
+            if isinstance(plan, Reply) and plan.status == "not_found" and self._read(intent):
+                yield from self._stated(intent)
+            elif isinstance(plan, Reply):
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)
             else:
                 yield from self._structured(plan, vocabulary)
@@ -293,6 +297,9 @@ class _Run:
             history=self.history, carried=self.carried, limits=self.engine.limits,
         )  # fmt: skip
         rendered = render(plan, toolbox.facts, self._results())
+        if rendered.status == "not_found" and self._read(plan.intent):
+            yield from self._stated(plan.intent)
+            return
         choices = rendered.choices
         if rendered.status == "not_found" and rendered.missing:
             choices = held_instead(
@@ -315,6 +322,9 @@ class _Run:
         pipeline = self.engine.pipeline or default_pipeline(self.engine.store)
         chosen = pipeline.select(intent.question, intent=intent, clearance=self.clearance)
         passages = chosen.passages
+        if passages and self._read(intent, passages):
+            yield from self._stated(intent)
+            return
         if not passages:
             if asked is not None:
                 yield from self._figure_unread(intent, vocabulary)
@@ -352,6 +362,34 @@ class _Run:
         yield from self._emit(waiting)
         sources = grounder.cited_sources()
         yield from self._finish("answered", " ".join(self.emitted), sources=sources, sent=True)
+
+    # -- figures read from sentences (ADR 0041) ----------------------------------------------
+    def _read(self, intent: Intent, passages: Sequence[Passage] | None = None) -> bool:
+        """Whether a sentence of the selected passages states the figure asked (a level, or
+        both ends of a change) surely; the answer waits in `self.read`. Only periods the
+        question names (or the session resolved for it) count: a figure is never read for
+        a period merely talked about earlier."""
+        if not may_read(intent):
+            return False
+        if passages is None:
+            # Searched by what the figure must be about: for a follow-up ("and in 2019?")
+            # that is the figure the session carried, not the question's few words.
+            about = reading_topic(intent).written
+            pipeline = self.engine.pipeline or default_pipeline(self.engine.store)
+            chosen = pipeline.select(" ".join(about), intent=intent.with_(topic=about),
+                                     clearance=self.clearance)  # fmt: skip
+            passages = chosen.passages
+        self.read = from_sentences(intent, passages)
+        return self.read is not None
+
+    def _stated(self, intent: Intent) -> Iterator[Event]:
+        read = self.read
+        assert read is not None
+        kind = "lookup" if intent.operation is None else "comparison"
+        # What a follow-up carries ("and in 2014?", "what was the change?"): the words the
+        # sentence named the figure with, as the metric of this question.
+        self.intent = intent.with_(kind=kind, metrics=(read.label,))
+        yield from self._finish("found", read.text, figures=read.figures, sources=read.sources)
 
     def _periods(self, intent: Intent) -> Intent:
         """In a conversation, a question naming no period is about the period last asked."""

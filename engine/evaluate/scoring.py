@@ -17,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from engine.evaluate.split import TUNE
+from engine.grounding import Mention, figures_in
 from engine.types import Answer
 
 OUTCOMES = ("correct", "wrong", "refused", "other")
@@ -52,7 +53,7 @@ def score(
     main = _main_figure(answer)
     if main is not None:
         if not golds:
-            return _winner_matches(answer, gold) or "wrong"
+            return _winner_matches(answer, gold) or _span_states(answer, gold) or "wrong"
         value, unit = main
         if any(_matches(value, unit, g) for g in golds):
             return "correct"
@@ -113,6 +114,20 @@ def _matches(value: Decimal, unit: str, gold: tuple[Decimal, int, str]) -> bool:
     return _close(value * ours / theirs, (number, places))
 
 
+def _span_states(answer: Answer, gold: Any) -> str | None:
+    """A figure read from a document's sentence, asked of a gold that is the sentence itself
+    (a text span): correct when the span states that very figure, with its scale or percent
+    ("$95.1 million" for 95.1 million)."""
+    if len(answer.figures) != 1 or not any(s.kind == "passage" for s in answer.sources):
+        return None
+    figure = answer.figures[0]
+    number = format(figure.value.normalize(), "f")
+    qualifier = "%" if figure.unit == "%" else figure.unit
+    spans = gold if isinstance(gold, list) else [gold]
+    stated = {m for span in spans for m in figures_in(str(span))}
+    return "correct" if Mention(number, qualifier) in stated else None
+
+
 def _winner_matches(answer: Answer, gold: Any) -> str | None:
     spans = gold if isinstance(gold, list) else [gold]
     if answer.intent.get("operation") in ("higher", "lower") and answer.figures:
@@ -124,7 +139,7 @@ def _winner_matches(answer: Answer, gold: Any) -> str | None:
 
 
 _GOLD = re.compile(
-    r"^(?P<number>-?\(?-?\$?\s?\(?\d[\d,]*(?:\.\d+)?\)?)\s*(?P<unit>%|percent|thousand|million|billion)?"
+    r"^(?P<number>-?\(?-?[$£€¥]?\s?\(?\d[\d,]*(?:\.\d+)?\)?)\s*(?P<unit>%|percent|thousand|million|billion)?"
     r"(?:\s+\w+){0,3}$",
     re.IGNORECASE,
 )

@@ -1,0 +1,120 @@
+"""A number the facts do not hold but a document's sentence states is answered as a figure:
+grounded in the sentence, cited, carried by follow-ups and usable in a change (ADR 0041)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from engine.answer import answer_question
+from engine.providers.mock import MockProvider
+from engine.session import ConversationSession
+from engine.store import InMemoryStore
+from engine.types import PUBLIC, RESTRICTED, Answer, Fact, Passage, Term
+
+KESTREL = "Kestrel Shipping"
+LEASES = (
+    "Kestrel's dock rental expense was $9.5 million, $8.1 million and $7.0 million for 2021, "
+    "2020 and 2019, respectively. The docks are leased from the port authority."
+)
+
+
+def _passage(number: int, text: str, classification: str = PUBLIC) -> Passage:
+    return Passage(
+        id=f"passage:{number}",
+        document_id=f"doc:{number}",
+        title="Notes to the accounts",
+        text=text,
+        classification=classification,
+        entity=KESTREL,
+    )
+
+
+def _store(*passages: Passage) -> InMemoryStore:
+    return InMemoryStore(
+        entities=[Term(KESTREL, ("Kestrel",))],
+        metrics=[Term("Revenue")],
+        facts=[Fact("f:rev", KESTREL, "Revenue", "FY2021", Decimal("120"), "million")],
+        passages=passages,
+    )
+
+
+def _ask(store: InMemoryStore, *questions: str) -> list[Answer]:
+    session = ConversationSession()
+    return [
+        answer_question(q, store, MockProvider(), session=session, history=session.history())
+        for q in questions
+    ]
+
+
+def test_a_figure_a_sentence_states_is_the_answer_with_the_sentence_cited() -> None:
+    (answer,) = _ask(_store(_passage(1, LEASES)), "What was Kestrel's dock rental expense in 2020?")
+
+    assert answer.status == "found"
+    (figure,) = answer.figures
+    assert (figure.value, figure.unit, figure.period) == (Decimal("8.1"), "million", "FY2020")
+    assert figure.kind == "fact" and figure.sources == ("passage:1",)
+    assert "8.1 million" in answer.text and "[1]" in answer.text
+    (source,) = answer.sources
+    (start, end) = source.spans[0]
+    assert source.excerpt[start:end].startswith("Kestrel's dock rental expense was $9.5 million")
+    assert "leased from the port authority" not in source.excerpt[start:end]
+
+
+def test_follow_ups_carry_the_figure_and_compute_its_change() -> None:
+    first, again, change = _ask(
+        _store(_passage(1, LEASES)),
+        "What was Kestrel's dock rental expense in 2021?",
+        "and in 2019?",
+        "what was the change?",
+    )
+
+    assert first.figures[0].value == Decimal("9.5")
+    assert [f.value for f in again.figures] == [Decimal("7.0")]
+    assert change.status == "found"
+    computed = change.figures[-1]
+    assert (computed.kind, computed.role, computed.value) == ("computed", "change", Decimal("2.5"))
+    assert computed.sources == ("passage:1",)
+    assert "increase of 2.5 million" in change.text
+
+
+def test_an_earlier_sentence_figure_is_an_operand_of_the_grammar() -> None:
+    _, percent = _ask(
+        _store(_passage(1, LEASES)),
+        "What was Kestrel's dock rental expense in 2021?",
+        "what is that less 1.5?",
+    )
+
+    assert percent.status == "found"
+    assert percent.figures[-1].value == Decimal("8.0")
+
+
+def test_a_restricted_sentence_is_never_read() -> None:
+    store = _store(
+        _passage(1, LEASES),
+        _passage(2, "Kestrel's dock rental expense was $4.4 million in 2018.", RESTRICTED),
+    )
+
+    (answer,) = _ask(store, "What was Kestrel's dock rental expense in 2018?")
+
+    assert not answer.figures and "4.4" not in answer.text
+    assert all(s.id != "passage:2" for s in answer.sources)
+
+
+def test_sentences_that_disagree_give_no_figure() -> None:
+    store = _store(
+        _passage(1, LEASES),
+        _passage(2, "Restated, Kestrel's dock rental expense was $8.6 million in 2020."),
+    )
+
+    (answer,) = _ask(store, "What was Kestrel's dock rental expense in 2020?")
+
+    assert not answer.figures
+    assert answer.status != "found"
+
+
+def test_a_sentence_about_another_figure_is_not_read_for_this_one() -> None:
+    (answer,) = _ask(
+        _store(_passage(1, LEASES)), "What was Kestrel's crane rental expense in 2020?"
+    )
+
+    assert not answer.figures
