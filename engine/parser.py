@@ -185,6 +185,11 @@ class IntentParser:
             if metric_spans
             else ()
         )
+        if loose and metrics and all(self._keys_of_metric[m] <= STOP for m in metrics):
+            # A line item named only by words that mean nothing on their own ("At end of
+            # the year" in "transfers between 2018 year end and 2019 year end"), beside a
+            # word no label holds: the question is about that word, not the line item.
+            metrics, metric_spans, qualifiers = (), [], ()
         if (qualifiers or loose) and self._unnamed(metrics, norms):
             # A line item taken for words it only partly holds, with other words beside it
             # that no label holds: too much is guessed; ask which is meant.

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from itertools import pairwise
 
 _YEAR = re.compile(r"(?<!\d)(?:fy\s*)?((?:19|20)\d{2})(?!\d)", re.IGNORECASE)
 _SHORT_FY = re.compile(r"\bfy\s*'?(\d{2})\b", re.IGNORECASE)
@@ -74,6 +75,29 @@ def table_scale(rows: Sequence[Sequence[str]], context: str = "") -> str:
 
 
 def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableFact]:
+    blocks = _blocks(rows)
+    if len(blocks) > 1:
+        # Tables stacked on one page, each under its own dated heading: read each alone.
+        return _unique([fact for block in blocks for fact in _read_block(block, scale)])
+    return _read_block(rows, scale)
+
+
+def _blocks(rows: Sequence[Sequence[str]]) -> list[Sequence[Sequence[str]]]:
+    """The table cut where a heading naming a period comes again below the first figures
+    ("As of December 31, 2018" over a second block of lines)."""
+    cuts = [0]
+    seen_values = False
+    for index, row in enumerate(rows):
+        values = any(_is_value(cell) for cell in row[1:])
+        heading = not (row and row[0].strip()) and not values
+        if heading and seen_values and any(_period(cell) for cell in row[1:]):
+            cuts.append(index)
+            seen_values = False
+        seen_values = seen_values or values
+    return [rows[a:b] for a, b in pairwise([*cuts, len(rows)])]
+
+
+def _read_block(rows: Sequence[Sequence[str]], scale: str) -> list[TableFact]:
     body_start = _body_start(rows)
     columns = _column_labels(rows[:body_start], width=max(len(r) for r in rows))
     periods = [_period(label) for label in columns]
@@ -83,13 +107,16 @@ def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableF
     for label, section, _ in lines:
         sections_of.setdefault(label, set()).add(section)
     dated_lines = not any(periods)  # no column names a year: the lines may
+    headings = qualifiers
     down_the_side = dated_lines and _value_columns(lines) == 1
     if down_the_side:
         qualifiers = [""] * len(qualifiers)  # one column of values: its heading tells nothing
+    bare_lines = _period_lines(lines) if dated_lines else set()
     facts: list[TableFact] = []
     for label, section, values in lines:
         name = _line_name(label, section, len(sections_of[label]) > 1)
         own = _period(label) if dated_lines else None
+        bare = label in bare_lines
         if own is not None:
             name = _without_year(name)
         for index, parsed in enumerate(values, start=1):
@@ -98,7 +125,14 @@ def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableF
             if parsed is None or (period is None and not qualifiers[index]):
                 continue
             value, percent = parsed
-            metric = f"{name} {qualifiers[index]}".strip() if qualifiers[index] else name
+            if bare and index < len(headings) and headings[index]:
+                # A line that is only its period ("2031") in a table whose metrics run
+                # across the top: the column's heading is the metric, the line its period.
+                metric = headings[index]
+            elif qualifiers[index]:
+                metric = f"{name} {qualifiers[index]}".strip()
+            else:
+                metric = name
             alias = f"{section} {metric}" if section and section not in metric else ""
             facts.append(
                 TableFact(
@@ -112,16 +146,31 @@ def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableF
     return _unique(facts)
 
 
+def _period_lines(lines: Sequence[tuple[str, str, Sequence[object]]]) -> set[str]:
+    """Lines that are nothing but a period ("2031", "december 31 2031"), each a different
+    one: the table's metrics run across the top. Two such lines of one year (months of a
+    year) are not periods of their own."""
+    periods = {label: _period(label) for label, _, _ in lines}
+    bare = [label for label, period in periods.items()
+            if period is not None and not _without_year(label, keep=False)]  # fmt: skip
+    if len({periods[label] for label in bare}) != len(bare):
+        return set()
+    return set(bare)
+
+
 def _value_columns(lines: Sequence[tuple[str, str, Sequence[object]]]) -> int:
     """How many columns hold a value in some line."""
     used = {i for _, _, values in lines for i, v in enumerate(values) if v is not None}
     return len(used)
 
 
-def _without_year(label: str) -> str:
-    """A line label with the year it names taken out: "2015 net revenue" -> "net revenue"."""
+def _without_year(label: str, *, keep: bool = True) -> str:
+    """A line label with the year it names taken out: "2015 net revenue" -> "net revenue".
+    A label that is nothing but its year stays whole, unless `keep` is false ("")."""
     bare = _GLUED_DAY_YEAR.sub(" ", _YEAR.sub(" ", label))
-    return " ".join(bare.split()).strip(" ,:-") or label
+    bare = _DATE_WORDS.sub(" ", bare) if not keep else bare
+    bare = " ".join(bare.split()).strip(" ,:-")
+    return bare or (label if keep else "")
 
 
 def _lines(
@@ -258,7 +307,21 @@ def _qualifiers(columns: list[str], periods: list[str | None]) -> list[str]:
             words = _DATE_WORDS.sub(" ", _YEAR.sub(" ", columns[index]))
             words = _EMPTY_BRACKETS.sub(" ", words)  # "( in millions )" once its words go
             result[index] = " ".join(words.split()).strip(" ,:-")
+            if not result[index] and period is not None:
+                # Two columns of one year told apart only by their dates ("December 31,
+                # 2018", "January 1, 2018"): the date without its year tells them apart.
+                dated = _EMPTY_BRACKETS.sub(
+                    " ", _SCALE_WORDS.sub(" ", _YEAR.sub(" ", columns[index]))
+                )
+                result[index] = " ".join(dated.split()).strip(" ,:-$")
     return result
+
+
+_SCALE_WORDS = re.compile(
+    r"\((?:in\s+)?(?:thousands|millions|billions)\)|in\s+(?:thousands|millions|billions)"
+    r"|[$€£¥]|(?:usd|eur|gbp|rmb|dollars?)",
+    re.IGNORECASE,
+)
 
 
 def _clean_label(label: str) -> str:

@@ -90,3 +90,71 @@ def test_a_day_glued_to_its_year_after_a_dotted_month_is_read() -> None:
     assert _by_key([["", "three months sept . 282031"], ["Ferry tolls", "4"]]) == {
         ("Ferry tolls", "FY2031"): Decimal("4")
     }
+
+
+def test_lines_that_are_only_years_are_periods_of_the_metrics_across_the_top() -> None:
+    rows = [
+        ["", "tonnes shipped", "average freight rate"],
+        ["2031", "1,250", "4.10"],
+        ["2032", "1,400", "4.35"],
+    ]
+
+    facts = _by_key(rows)
+
+    assert facts == {
+        ("tonnes shipped", "FY2031"): Decimal("1250"),
+        ("tonnes shipped", "FY2032"): Decimal("1400"),
+        ("average freight rate", "FY2031"): Decimal("4.10"),
+        ("average freight rate", "FY2032"): Decimal("4.35"),
+    }
+
+
+def test_one_column_of_values_beside_year_lines_takes_the_columns_heading() -> None:
+    rows = [["", "ferry crossings"], ["2031", "812"], ["2032", "790"]]
+
+    assert _by_key(rows) == {
+        ("ferry crossings", "FY2031"): Decimal("812"),
+        ("ferry crossings", "FY2032"): Decimal("790"),
+    }
+
+
+def test_lines_spanning_months_of_one_year_are_not_periods_of_their_own() -> None:
+    rows = [
+        ["Period", "Bales bought"],
+        ["March 1, 2031 - March 31, 2031", "40"],
+        ["April 1, 2031 - April 30, 2031", "55"],
+    ]
+
+    facts = _by_key(rows)
+
+    assert all(metric != "Bales bought" for metric, _ in facts)  # never two as one
+    assert len(facts) == 2
+
+
+def test_stacked_tables_read_each_block_under_its_own_year() -> None:
+    rows = [
+        ["", "As of June 30, 2032", ""],
+        ["", "Cost", "Fair value"],
+        ["Harbour bonds", "120", "118"],
+        ["", "As of June 30, 2031", ""],
+        ["", "Cost", "Fair value"],
+        ["Harbour bonds", "100", "104"],
+    ]
+
+    facts = _by_key(rows)
+
+    assert facts[("Harbour bonds Fair value", "FY2032")] == Decimal("118")
+    assert facts[("Harbour bonds Fair value", "FY2031")] == Decimal("104")
+
+
+def test_two_columns_of_one_year_keep_their_dates_apart() -> None:
+    rows = [
+        ["", "June 30, 2032", "June 30, 2031", "January 1, 2031"],
+        ["Tolls receivable", "30", "20", "10"],
+    ]
+
+    facts = _by_key(rows)
+
+    assert facts[("Tolls receivable", "FY2032")] == Decimal("30")
+    assert facts[("Tolls receivable June 30", "FY2031")] == Decimal("20")
+    assert facts[("Tolls receivable January 1", "FY2031")] == Decimal("10")

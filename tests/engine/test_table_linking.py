@@ -1,0 +1,86 @@
+"""Questions over a report table read as the page prints it: a table whose years run down
+the side is asked about in the column's own words, and a line named only by words that mean
+nothing alone is not the answer to a question about something else."""
+
+from __future__ import annotations
+
+from engine.answer import answer_question
+from engine.providers.mock import MockProvider
+from engine.session import ConversationSession
+from engine.store import InMemoryStore
+from engine.tables import read_table
+from engine.types import Fact, Term
+
+PORT = "Gull Harbour Ferries"
+
+
+def _page(rows: list[list[str]]) -> InMemoryStore:
+    facts = read_table(rows, scale="thousand")
+    return InMemoryStore(
+        entities=[Term(PORT)],
+        metrics=[Term(name) for name in dict.fromkeys(f.metric for f in facts)],
+        facts=[
+            Fact(f"fact:{i}", PORT, f.metric, f.period, f.value, f.unit)
+            for i, f in enumerate(facts)
+        ],
+    )
+
+
+YEARS_DOWN_THE_SIDE = _page(
+    [
+        ["", "tonnes shipped", "average freight rate"],
+        ["2031", "1,250", "4.10"],
+        ["2032", "1,400", "4.35"],
+    ]
+)
+
+
+def _ask(store: InMemoryStore, *questions: str):  # type: ignore[no-untyped-def]
+    session = ConversationSession(scope=PORT)
+    answers = [
+        answer_question(q, store, MockProvider(), session=session, history=session.history())
+        for q in questions
+    ]
+    return answers[-1]
+
+
+def test_a_figure_of_a_table_whose_years_run_down_the_side_is_found() -> None:
+    answer = _ask(YEARS_DOWN_THE_SIDE, "What were the tonnes shipped in 2032?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [1400]
+
+
+def test_a_change_across_the_lines_of_such_a_table_is_computed() -> None:
+    answer = _ask(
+        YEARS_DOWN_THE_SIDE, "What was the change in the average freight rate from 2031 to 2032?"
+    )
+
+    assert answer.status == "found"
+    assert [str(f.value) for f in answer.figures if f.kind == "computed"] == ["0.25"]
+
+
+ROLL_FORWARD = _page(
+    [
+        ["", "2032", "2031"],
+        ["Additions", "40", "35"],
+        ["At end of the year", "900", "860"],
+    ]
+)
+
+
+def test_a_line_named_only_by_period_words_does_not_answer_for_another_word() -> None:
+    answer = _ask(
+        ROLL_FORWARD, "What was the change in disposals between 2031 year end and 2032 year end?"
+    )
+
+    assert answer.status in ("clarify", "not_found")
+    assert not answer.figures
+    assert "disposals" in answer.text
+
+
+def test_that_line_is_still_found_when_nothing_else_is_asked() -> None:
+    answer = _ask(ROLL_FORWARD, "What was the amount at end of the year in 2032?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [900]
