@@ -278,6 +278,8 @@ class _Run:
                 "Which earlier figure do you mean? No answer in this conversation gave the "
                 "result the question points back to.",
             )
+        if intent.referent == "?pair":
+            return Reply("clarify", _which_of(self._results(), bool(intent.pair)))
         named = self._results() or intent.constants or (intent.nested and intent.metrics)
         # A figure of no company named, with several held: make_plan asks which one.
         settled = intent.entities or not intent.metrics or len(vocabulary.entities) == 1
@@ -452,6 +454,17 @@ class _Run:
         if self.session is not None and self.intent is not None and status != "blocked":
             self.session.remember(self.question, self.intent, answer)
         yield Event("done", answer)
+
+
+def _which_of(results: Sequence[Carried], pair: bool) -> str:
+    """Earlier figures named so that the words do not tell which: ask, naming them."""
+    named = [f"{c.value} (your question {c.from_turn})" for c in results]
+    if len(named) < 2:
+        return "Which earlier figures do you mean? Name each by its figure and year."
+    listed = ", ".join(named[:-1]) + f" or {named[-1]}" if len(named) > 2 else " and ".join(named)
+    if pair:
+        return f"Which is which? The conversation holds {listed}. Name each by its figure and year."
+    return f"Which earlier figure do you mean: {listed}?"
 
 
 def _check(vocabulary: Vocabulary) -> Callable[[str], Intent]:

@@ -73,7 +73,7 @@ _CONSTANT_OPERATORS = {
         ("less minus subtract base", "difference"),
         ("plus add", "sum"),
         ("times multiply multiplied", "product"),
-        ("divided", "ratio"),
+        ("divided over", "ratio"),
     )
     for word in words.split()
 }
@@ -96,6 +96,8 @@ class Reading:
     # What else the question points back to: "period" ("in that same year"), "figure" ("that
     # fair value", "this purchase price": a figure the conversation already named).
     points_back: tuple[str, ...] = ()
+    # Two earlier figures named at once, part first: ("first", "second"), ("that", "this").
+    pair: tuple[str, ...] = ()
 
 
 def read(norms: Sequence[str], used: list[bool]) -> Reading:
@@ -107,10 +109,14 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     if marker is not None and _names_the_base(norms, used, marker[0]):
         # "as a percentage of the original value": the earlier change over its own base.
         return Reading("percent_change", "change", points_back=_points_back(norms, used))
+    per_period = _per_period(norms, used)
     constants, constant_operation = _constants(norms, used)
     points = _points_back(norms, used)
     including = _including(norms, used)
-    referent, at = _referent(norms, used, bool(constants))
+    pair = _pair(norms, used, marker[0] if marker is not None else None)
+    referent, at = ("pair", None) if pair else _referent(norms, used, bool(constants))
+    if not referent and marker is not None:
+        referent, at = _generic(norms, used, marker[0])
     if including is not None and not referent:
         # "the sum including the 2013 value": the sum an earlier answer gave, plus a figure.
         referent, at = ("sum" if free_sum(norms, used) else "result"), including
@@ -127,11 +133,15 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = constant_operation
     elif _outer_is_sum(norms, used) or including is not None:
         operation = "sum"
+    elif per_period:
+        operation = "average"
     elif _asks_product(norms, used):
         operation = "product"
     elif referent:
         operation = _operator_word(norms, used)  # "that plus the 2019 cost"
-    if not referent and operation is None and not constants and marker is None:
+    if not referent and operation in (None, "average") and not constants and marker is None:
+        if operation == "average":
+            return Reading(operation="average", points_back=points)
         return _read_plain(norms, used, points)
     if referent and operation is None and not (free & _OPERATION_HINTS):
         # "what was that change?" names a result and asks nothing of it: not an operand.
@@ -153,7 +163,9 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         and at >= marker[0]
         and all(n in ("the", "a", "an") for n in norms[marker[0] : at])
     )
-    return Reading(operation, referent, referent_first, constants, nested, points_back=points)
+    return Reading(
+        operation, referent, referent_first, constants, nested, points_back=points, pair=pair
+    )
 
 
 def _periods_named(norms: Sequence[str], used: list[bool]) -> int:
@@ -189,6 +201,8 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
         k = i + 1
         if k < len(norms) and norms[k] == "same":
             k += 1
+        if _dated(norms, used, i):
+            points.append("dated")
         if k < len(norms) and norms[k] in _TIME_NOUNS and not any(used[i : k + 1]):
             for j in range(i, k + 1):
                 used[j] = True
@@ -196,6 +210,65 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
         elif norm != "same" and k < len(norms) and not used[k] and norms[k].isalpha():
             points.append("figure")
     return tuple(dict.fromkeys(points))
+
+
+_ORDINALS = {"first": "first", "former": "first", "second": "second", "latter": "second"}
+_FIGURE_NOUNS = _GENERIC | {"one"}
+
+
+def _pair(norms: Sequence[str], used: list[bool], whole_from: int | None) -> tuple[str, ...]:
+    """Two earlier figures named at once: "the first ... the second", "the former ... the
+    latter", or "this value ... that amount". Ordered part first: the one right after a
+    denominator phrase is the whole, else the order asked."""
+    found: list[tuple[int, int, str]] = []  # (start, end, name)
+    for i, norm in enumerate(norms):
+        following = norms[i + 1] if i + 1 < len(norms) else ""
+        if used[i] or (i + 1 < len(norms) and used[i + 1]):
+            continue
+        if norm in _ORDINALS and i > 0 and norms[i - 1] == "the" and following not in _TIME_NOUNS:
+            if following in _FIGURE_NOUNS:
+                found.append((i - 1, i + 2, _ORDINALS[norm]))
+            elif not following.isalpha() or following in _AFTER_PRONOUN or following in _VERBS:
+                found.append((i - 1, i + 1, _ORDINALS[norm]))
+        elif norm in ("this", "that") and following in _FIGURE_NOUNS:
+            found.append((i, i + 2, norm))
+    names = {name for _, _, name in found}
+    if len(found) != 2 or not (names in ({"first", "second"}, {"this", "that"}) or
+                               names <= {"this", "that"}):  # fmt: skip
+        return ()
+    if whole_from is not None and found[0][0] >= whole_from:
+        found.reverse()  # "of this value does that amount represent": that is the part
+    for start, end, _ in found:
+        used[start:end] = [True] * (end - start)
+    return tuple(name for _, _, name in found)
+
+
+_VERBS = lexicon("represent represents did does was is were")
+
+
+def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[str, int | None]:
+    """ "Does that amount represent in relation to this purchase price": a demonstrative and
+    a generic noun beside a denominator phrase name an earlier figure ("figure")."""
+    for i, norm in enumerate(norms[:-1]):
+        if norm in ("this", "that") and norms[i + 1] in _GENERIC and not any(used[i : i + 2]):
+            used[i : i + 2] = [True, True]
+            return "figure", i
+    return "", None
+
+
+def _dated(norms: Sequence[str], used: list[bool], i: int) -> bool:
+    """ "This 2017 total", "those spendings in 2013": a demonstrative naming a figure by its
+    year, one the conversation may already have given."""
+    if norms[i] not in DEMONSTRATIVES:
+        return False
+    rest = list(zip(norms[i + 1 : i + 4], used[i + 1 : i + 4], strict=False))
+    year = [n[:1].isdigit() and u for n, u in rest]
+    if len(rest) >= 2 and year[0] and rest[1][0].isalpha() and not rest[1][1]:
+        return True  # "this 2017 total"
+    return (
+        len(rest) == 3 and rest[0][0].isalpha() and not rest[0][1]
+        and rest[1][0] == "in" and year[2]
+    )  # fmt: skip
 
 
 def _names_the_base(norms: Sequence[str], used: list[bool], end: int) -> bool:
@@ -224,6 +297,7 @@ _NET = normalise_word("net")
 _ONE = frozenset({"one", normalise_word("ones")})
 _ONE_AFTER = lexicon("total other same former latter")
 _RATE_OF = lexicon("growth change increase decrease")
+_EACH = lexicon("per each every a")
 _PAIR_NOUNS = lexicon("values years periods amounts figures dates numbers")
 
 
@@ -246,6 +320,16 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
             and not any(used[i : i + 3])
         ):
             used[i : i + 3] = [True, True, True]
+
+
+def _per_period(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "The average per year": an average taken over the periods, its words no metric's."""
+    for i in range(len(norms) - 2):
+        if norms[i] in AVERAGE_WORDS and norms[i + 1] in _EACH and norms[i + 2] in _TIME_NOUNS:
+            if not any(used[i : i + 3]):
+                used[i : i + 3] = [True, True, True]
+                return True
+    return False
 
 
 def _including(norms: Sequence[str], used: list[bool]) -> int | None:
@@ -282,12 +366,27 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
             used[start] = True  # "the net change over the 2008 value"
             return start + 1, False
         for phrase in DENOMINATOR:
-            end = start + len(phrase)
-            if tuple(norms[start:end]) == phrase and not any(used[start:end]):
+            end = _phrase_end(norms, used, start, phrase)
+            if end is not None:
                 for i in range(start, end):
                     used[i] = True
                 return end, bool(set(phrase) & PERCENT_WORDS)
     return None
+
+
+def _phrase_end(
+    norms: Sequence[str], used: list[bool], start: int, phrase: tuple[str, ...]
+) -> int | None:
+    """Where a phrase read from `start` ends, a "then" inside it allowed ("what percentage,
+    then, of this value")."""
+    at = start
+    for k, word in enumerate(phrase):
+        if k and at < len(norms) and norms[at] == "then" and not used[at]:
+            at += 1
+        if at >= len(norms) or norms[at] != word or used[at]:
+            return None
+        at += 1
+    return at
 
 
 def _period_follows(norms: Sequence[str], used: list[bool], at: int) -> bool:
@@ -311,8 +410,10 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
         while j >= 0 and norms[j] in _CONSTANT_FILLER:
             j -= 1
         word = norms[j] if j >= 0 else ""
-        if word not in _CONSTANT_OPERATORS:
+        if word not in _CONSTANT_OPERATORS or (word == "over" and j != i - 1):
             continue
+        if i + 1 < len(norms) and norms[i + 1] in _TIME_NOUNS:
+            continue  # "over the 3 year period": a span, not an operand
         value = norm.replace(",", "")
         try:
             Decimal(value)
@@ -350,7 +451,29 @@ def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[
         if k == i + 1 and following in _AFTER_PRONOUN:
             used[i] = True
             return "result", i
+    return _the_role(norms, used)
+
+
+def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
+    """ "The sum divided by 2", "the difference over the 2015 value": a role noun with "the"
+    right before an operator the grammar read names the earlier result, as "that sum" does."""
+    for i, norm in enumerate(norms[:-2]):
+        if norm != "the" or used[i]:
+            continue
+        k = i + 1
+        while k < len(norms) - 1 and norms[k] in _ADJECTIVES and not used[k]:
+            k += 1
+        named = ROLE_NOUNS.get(norms[k], "")
+        if named and named != "result" and not used[k] and used[k + 1]:
+            if norms[k + 1] in _OPERATOR_STARTS:
+                used[i : k + 1] = [True] * (k + 1 - i)
+                return named, i
     return "", None
+
+
+# Words an operator starts with when it follows its operand ("the sum divided by 2", "the
+# change as a percentage of"); not "the average proportion of", an average of proportions.
+_OPERATOR_STARTS = lexicon("divided over plus minus less times multiplied as in relative")
 
 
 # A bare pronoun stands for a result when a verb or a function word follows it ("what
@@ -362,7 +485,7 @@ _AFTER_PRONOUN = lexicon(
 ) | {""}
 
 
-_NOT_ALONE = lexicon("times base initial divided")
+_NOT_ALONE = lexicon("times base initial divided over")
 
 
 def _operator_word(norms: Sequence[str], used: list[bool]) -> str | None:
@@ -411,7 +534,7 @@ class Operand:
     @classmethod
     def of_figure(cls, figure: Figure, where: str) -> Operand:
         role = figure.role_or_kind
-        label = f"the {role} {where}" if role != "fact" else figure.label
+        label = f"the {role} {where}" if role != "fact" else f"{figure.label} {where}"
         return cls(label, figure.value, figure.unit, figure.sources, role)
 
     def written(self) -> str:
@@ -450,10 +573,14 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
             return None
     if result is None:
         return None
-    value, unit = _unit(operation, result, unit)
+    role = ROLES[operation]
+    if operation == "ratio" and operands[-1].role == "constant" and unit:
+        # An amount divided by a number ("the sum divided by 2") is still an amount.
+        value, role = _round(result), "quotient"
+    else:
+        value, unit = _unit(operation, result, unit)
     formula = _formula(operation, operands)
     sources = tuple(dict.fromkeys(s for o in operands for s in o.sources))
-    role = ROLES[operation]
     return Figure(
         label=role, value=value, unit=unit, kind="computed", sources=sources,
         display=format_value(value, unit), role=role, formula=formula,

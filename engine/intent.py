@@ -42,6 +42,7 @@ class Intent(NamedTuple):
     periods: tuple[str, ...] = ()
     period_range: bool = False
     relative_last: int | None = None
+    period_step: int = 0  # "the year before": a year counted from the conversation's period
     ambiguous: tuple[Ambiguity, ...] = ()
     qualifiers: tuple[str, ...] = ()  # words tied to the metric that no metric label holds
     loose: tuple[str, ...] = ()  # content words that linked to nothing at all
@@ -56,6 +57,7 @@ class Intent(NamedTuple):
     nested: str = ""
     asks_value: bool = False  # "the 2008 value": a figure itself, no carried calculation
     points_back: tuple[str, ...] = ()  # "period" ("that same year"), "figure" ("that income")
+    pair: tuple[str, ...] = ()  # two earlier figures named at once, part first ("first", "second")
 
     def with_(self, **changes: Any) -> Intent:
         return self._replace(**changes)
@@ -74,6 +76,7 @@ class Intent(NamedTuple):
             "periods": list(self.periods),
             "period_range": self.period_range,
             "relative_last": self.relative_last,
+            "period_step": self.period_step,
             "ambiguous": [{"slot": a.slot, "choices": list(a.choices)} for a in self.ambiguous],
             "qualifiers": list(self.qualifiers),
             "loose": list(self.loose),
@@ -85,6 +88,7 @@ class Intent(NamedTuple):
             "nested": self.nested,
             "asks_value": self.asks_value,
             "points_back": list(self.points_back),
+            "pair": list(self.pair),
         }
 
     @classmethod
@@ -99,6 +103,7 @@ class Intent(NamedTuple):
             periods=tuple(data.get("periods", ())),
             period_range=bool(data.get("period_range", False)),
             relative_last=data.get("relative_last"),
+            period_step=int(data.get("period_step") or 0),
             ambiguous=tuple(
                 Ambiguity(a["slot"], tuple(a["choices"])) for a in data.get("ambiguous", ())
             ),
@@ -112,4 +117,5 @@ class Intent(NamedTuple):
             nested=str(data.get("nested") or ""),
             asks_value=bool(data.get("asks_value", False)),
             points_back=tuple(str(p) for p in data.get("points_back", ())),
+            pair=tuple(str(p) for p in data.get("pair", ())),
         )

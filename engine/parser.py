@@ -219,6 +219,7 @@ class IntentParser:
             else tuple(sorted(periods)),
             period_range=frame.is_range,
             relative_last=frame.relative_last,
+            period_step=frame.step,
             ambiguous=ambiguous,
             qualifiers=qualifiers,
             loose=tuple(dict.fromkeys(loose)),
@@ -230,6 +231,7 @@ class IntentParser:
             nested=grammar.nested,
             asks_value=grammar.value,
             points_back=grammar.points_back,
+            pair=grammar.pair,
         )
 
     def _unnamed(self, metrics: tuple[str, ...], norms: Sequence[str]) -> bool:

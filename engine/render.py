@@ -164,8 +164,8 @@ def _written(operation: str, operands: Sequence[Operand], shown: Mapping[str, st
         value = format_value(operand.value, operand.unit) if operand.unit else str(operand.value)
         if operand.role == "constant":
             parts.append(value)
-        elif operand.role == "fact":
-            parts.append(f"{operand.label} ({value} {shown.get(operand.sources[0], '')})")
+        elif operand.role == "fact" and operand.sources[0] in shown:
+            parts.append(f"{operand.label} ({value} {shown[operand.sources[0]]})")
         else:
             parts.append(f"{operand.label} ({value})")
     return _SIGNS.get(operation, " and ").join(parts)

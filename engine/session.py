@@ -10,6 +10,7 @@ ever read from it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
 
 _CHANGES = ("difference", "percent_change")
+_YEAR = re.compile(r"FY\d{4}")
 SCOPE = "the conversation's scope"
 
 
@@ -78,7 +80,18 @@ class ConversationSession:
         operation = intent.operation or self._carried_operation(intent, carried, follow)
         periods = intent.periods
         pointed = "period" in intent.points_back
-        if not periods and not intent.relative_last and (follow or not metrics or pointed):
+        summed = self._summed() if operation == "average" and follow and not periods else None
+        if summed is not None and (not metrics or metrics == summed[1]):
+            # "The average per year" after a sum: the average of the very figures summed.
+            number, metrics, periods = summed
+            carried[:] = [c for c in carried if c.slot not in ("metric", "period")]
+            carried.extend(Carried("metric", m, number, self.turns[number - 1].question)
+                           for m in metrics)  # fmt: skip
+            carried.extend(Carried("period", p, number, self.turns[number - 1].question)
+                           for p in periods)  # fmt: skip
+        elif intent.period_step and not periods:
+            periods = self._stepped(intent.period_step, carried)
+        elif not periods and not intent.relative_last and (follow or not metrics or pointed):
             periods = self._carry_periods(operation, carried)
         resolved = intent.with_(
             entities=entities,
@@ -87,6 +100,8 @@ class ConversationSession:
             operation=operation,
             kind=_kind(intent, operation, entities, metrics, periods),
         )
+        if intent.pair and operation in _WITH_OPERANDS:
+            return self._with_pair(intent, resolved, carried)
         if intent.referent and operation in _WITH_OPERANDS:
             return self._with_result(intent, resolved, carried)
         if intent.referent and operation == "percent_change":
@@ -132,7 +147,16 @@ class ConversationSession:
         own_facts = len(asked.metrics or (1,)) * len(asked.periods)
         if asked.referent == "result" and own_facts >= 2:
             return resolved.with_(referent=""), tuple(carried)  # "it" was the metric
-        found = self._result(asked.referent)
+        if asked.referent == "figure":
+            found = self._other_figure(asked.metrics)
+            if isinstance(found, Remembered):
+                # "This number" after an answer that gave several: ask which, naming them.
+                number = self.turns.index(found) + 1
+                named = [_as_result(number, found, f) for f in found.results]
+                kept = [c for c in carried if c.slot == "entity"]
+                return resolved.with_(referent="?pair", metrics=(), periods=()), (*kept, *named)
+        else:
+            found = self._result(asked.referent)
         if found is None:
             return resolved.with_(referent="?"), tuple(carried)
         number, turn, figure = found
@@ -146,15 +170,64 @@ class ConversationSession:
         if not periods and not asked.constants and figure.period:
             periods = (figure.period,)
             kept.append(Carried("period", figure.period, number, turn.question))
+        elif not periods and not asked.constants and figure.period == "" and asked.metrics:
+            periods = ("",)  # figures of no period (a table without years), as the result's
         if asked.constants or not periods:
             metrics, periods = (), ()
             kept = [c for c in kept if c.slot not in ("metric", "period")]
-        if metrics and not _loose_within(asked.loose, metrics):
+        dated = not asked.metrics and self._dated(asked, figure.metric or "")
+        if metrics and not _loose_within(asked.loose, metrics) and not dated:
             return resolved.with_(referent=""), tuple(carried)
         kept.append(Carried("result", _result_words(figure), number, turn.question, figure))
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
             kept
         )
+
+    def _with_pair(
+        self, asked: Intent, resolved: Intent, carried: list[Carried]
+    ) -> tuple[Intent, tuple[Carried, ...]]:
+        """ "The first in relation to the second", "this value ... that amount": the figures
+        the last two answers that gave any stand on, "first" and "that" the older. Carried in
+        the order the operation takes them, part first. When the words do not tell them apart
+        ("this ... this"), or an answer gave several figures, it is asked back (referent
+        "?pair", naming what the conversation holds)."""
+        given = self._last_given(2)
+        kept = [c for c in carried if c.slot == "entity"]
+        if len(given) < 2:
+            return resolved.with_(referent="?", pair=()), tuple(carried)
+        newer, older = given
+        pick = {"first": older, "that": older, "second": newer, "this": newer}
+        chosen = [pick[name] for name in asked.pair]
+        if chosen[0] is chosen[1] or any(figure is None for _, _, figure in chosen):
+            choices = [c for c in (older, newer) if c[2] is not None]
+            kept += [_as_result(number, turn, figure) for number, turn, figure in choices]  # type: ignore[arg-type]
+            return resolved.with_(referent="?pair", metrics=(), periods=()), tuple(kept)
+        kept += [_as_result(number, turn, figure) for number, turn, figure in chosen]  # type: ignore[arg-type]
+        bare = resolved.with_(metrics=(), periods=(), loose=(), kind="comparison")
+        return bare.with_(referent="pair"), tuple(kept)
+
+    def _other_figure(
+        self, metrics: tuple[str, ...]
+    ) -> tuple[int, Remembered, Figure] | Remembered | None:
+        """ "That amount" beside a figure the question names: the one figure the latest
+        answer not about the named one gave; that answer itself when it gave several."""
+        for number, turn in self._recent():
+            if not turn.results:
+                continue
+            if len(turn.results) > 1:
+                return turn
+            if turn.results[0].metric not in metrics:
+                return number, turn, turn.results[0]
+        return None
+
+    def _last_given(self, count: int) -> list[tuple[int, Remembered, Figure | None]]:
+        """The last answers that gave figures, newest first, each with the one figure it
+        stands on (its last computed figure, or its only fact; None when it gave several)."""
+        found: list[tuple[int, Remembered, Figure | None]] = []
+        for number, turn in self._recent():
+            if turn.results and len(found) < count:
+                found.append((number, turn, _stands_on(turn.results)))
+        return found
 
     def _result(self, role: str) -> tuple[int, Remembered, Figure] | None:
         """The most recent result of this role ("result": the last answer's own result)."""
@@ -198,7 +271,23 @@ class ConversationSession:
         metric = found[2].metric if found else None
         if metric and any(metric in a.choices for a in intent.ambiguous):
             return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
+        if metric and not intent.metrics and self._dated(intent, metric):
+            # "That change in relation to this 2017 total": the 2017 figure of the change's
+            # own series the conversation gave, not another line whose label says "total".
+            return intent.with_(metrics=(metric,), ambiguous=(), loose=())
         return intent
+
+    def _dated(self, intent: Intent, metric: str) -> bool:
+        """The question names a figure by a demonstrative and its year ("this 2013 price"),
+        and an earlier answer gave this metric's figure for that year."""
+        if "dated" not in intent.points_back or len(intent.periods) != 1:
+            return False
+        period = intent.periods[0]
+        return any(
+            f.kind == "fact" and f.metric == metric and f.period == period
+            for turn in self.turns
+            for f in turn.results
+        )
 
     # -- slots ------------------------------------------------------------------------------
 
@@ -247,6 +336,49 @@ class ConversationSession:
                 return turn.intent.periods
         return ()
 
+    def _summed(self) -> tuple[int, tuple[str, ...], tuple[str, ...]] | None:
+        """The figure and periods of the facts the last answer's sum added up, when it gave
+        a sum of one figure of one company (an earlier sum included, through its sources).
+        Only the last answer: a sum asked and not given in between is not passed over."""
+        for number, turn in self._recent():
+            computed = [f for f in turn.results if f.kind == "computed"]
+            if not computed or computed[-1].role_or_kind != "sum":
+                return None
+            facts = self._facts_by_source()
+            summed = [facts.get(source) for source in computed[-1].sources]
+            if not summed or any(f is None or not f.metric for f in summed):
+                return None
+            series = {(f.entity, f.metric) for f in summed if f is not None}
+            periods = sorted({f.period or "" for f in summed if f is not None}, key=period_sort_key)
+            if len(series) != 1 or len(periods) != len(summed):
+                return None
+            return number, (series.pop()[1] or "",), tuple(periods)
+        return None
+
+    def _facts_by_source(self) -> dict[str, Figure]:
+        return {
+            f.sources[0]: f
+            for turn in self.turns
+            for f in turn.results
+            if f.kind == "fact" and len(f.sources) == 1
+        }
+
+    def _stepped(self, step: int, carried: list[Carried]) -> tuple[str, ...]:
+        """ "The year before": the year before the periods the conversation is on (after
+        them, for "the following year"), said as carried from the question that named them.
+        Nothing when they are not whole years."""
+        for number, turn in self._recent():
+            if not turn.intent.periods:
+                continue
+            ordered = sorted(turn.intent.periods, key=period_sort_key)
+            base = ordered[0] if step < 0 else ordered[-1]
+            if not _YEAR.fullmatch(base):
+                return ()
+            period = f"FY{int(base[2:]) + step}"
+            carried.append(Carried("period", period, number, turn.question))
+            return (period,)
+        return ()
+
     def _two_periods(self, carried: list[Carried]) -> tuple[str, ...]:
         """A change needs two periods: the last comparison's, or the last two periods asked."""
         picked: list[tuple[str, int, str]] = []
@@ -282,6 +414,16 @@ _ROLES_NAMED = {
     "ratio": ("ratio", "share"),
     "share": ("share", "ratio", "percent change"),
 }
+
+
+def _stands_on(results: tuple[Figure, ...]) -> Figure | None:
+    """The one figure an answer gave; none when it gave several (a change and its two
+    facts: "the first" could be any of them)."""
+    return results[0] if len(results) == 1 else None
+
+
+def _as_result(number: int, turn: Remembered, figure: Figure) -> Carried:
+    return Carried("result", _result_words(figure), number, turn.question, figure)
 
 
 def _plays(figure: Figure, role: str) -> bool:

@@ -51,6 +51,19 @@ _YEAR_BEFORE = re.compile(
     r"\b(?:the\s+)?(?:year\s+before|prior\s+year|previous\s+year|preceding\s+year)\b",
     re.IGNORECASE,
 )
+# A year counted from the one the conversation is on: "in the year before", "the previous year
+# of this period", "the following year". Anchored ("of that date"), a year named beside it is
+# the same year said again ("the precedent year of that date, in 2005"), not a second one.
+_STEP = re.compile(
+    r"\b(?:the\s+)?(?:year\s+(?P<b>before|after)|(?P<w>prior|previous|preceding|precedent"
+    r"|following|subsequent)\s+year)"
+    r"(?P<anchor>\s+(?:of|to|before|after|from)\s+(?:this|that|the|those)\s+(?:same\s+)?"
+    r"(?:period|date|year|time))?\b",
+    re.IGNORECASE,
+)
+_LISTED = re.compile(r"\b(?:and|or|to|through)\s*$", re.IGNORECASE)
+_LISTED_AFTER = re.compile(r"\s*(?:and|or|to|through|versus|vs)\b", re.IGNORECASE)
+_LATER = frozenset({"after", "following", "subsequent"})
 
 
 class TimeFrame(NamedTuple):
@@ -58,6 +71,9 @@ class TimeFrame(NamedTuple):
     is_range: bool = False  # "from 2021 to 2023": every period between the ends is meant
     relative_last: int | None = None  # "over the last three years", resolved against held data
     spans: tuple[tuple[int, int], ...] = ()  # character spans the periods were read from
+    # A year counted from the conversation's period when the question names none: -1 for
+    # "the year before", +1 for "the following year" (engine/session.py resolves it).
+    step: int = 0
 
 
 def fiscal_year(year: int) -> str:
@@ -99,11 +115,28 @@ def read_timeframe(question: str) -> TimeFrame:
     if relative is not None and not periods:
         return TimeFrame(relative_last=relative[0], spans=(relative[1],))
     is_range = len(found) == 2 and _is_range(question, found)
+    stepped = _step(question, periods)
+    if stepped is not None:
+        step, span = stepped
+        return TimeFrame(periods=tuple(periods), spans=(*spans, span), step=step)
     if len(periods) == 1 and "year" in lowered and (before := _YEAR_BEFORE.search(question)):
         year = int(periods[0][2:6])
         periods = [*periods, fiscal_year(year - 1)]
         spans.append(before.span())
     return TimeFrame(periods=tuple(periods), is_range=is_range, spans=tuple(spans))
+
+
+def _step(question: str, periods: list[str]) -> tuple[int, tuple[int, int]] | None:
+    """A year counted from the conversation's: with no year named, or anchored on "this
+    period" beside the year it names. "Revenue in 2019 and the year before" is two years, read
+    below."""
+    match = _STEP.search(question)
+    if match is None or (periods and not match.group("anchor")):
+        return None
+    if _LISTED.search(question[: match.start()]) or _LISTED_AFTER.match(question[match.end() :]):
+        return None  # "in the year and prior year": years of a list, not one counted back
+    word = (match.group("b") or match.group("w")).lower()
+    return (0 if periods else (1 if word in _LATER else -1)), match.span()
 
 
 def _mentions_spans(lowered: str) -> bool:
