@@ -9,6 +9,7 @@ decide, and when two labels tie it reports an ambiguity instead of guessing.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import defaultdict
@@ -85,7 +86,14 @@ UNSUPPORTED = lexicon(
 AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
 COUNTING = lexicon("year time period quarter")
 OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | LOWER | TREND
-NOT_CONTENT = STOP | OPERATION_WORDS | NARRATIVE | frozenset({"$", "&", "%"})
+# Verbs a question may wrap a figure in ("how much did it earn in net income", "what share
+# of revenue went to R&D"): they name no line item and narrow none.
+PLAIN_VERBS = lexicon(
+    """earn earned earns earning make made makes making spend spent spends spending
+    go went goes come came comes bring brought brings generate generated generates
+    report reported achieve achieved deliver delivered"""
+)
+NOT_CONTENT = STOP | OPERATION_WORDS | NARRATIVE | PLAIN_VERBS | frozenset({"$", "&", "%"})
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
 OPERATION_ONLY = OPERATION_WORDS | SOFT | lexicon("portion")
 CHANGE_OR_GROWTH = CHANGE | GROWTH
@@ -167,12 +175,15 @@ class IntentParser:
         norms = list(map(normalise_word, texts))
         frame = read_timeframe(text)
         used = _period_mask(text, texts, frame)
+        before = list(used)
         entities = self._link_entities(texts, norms, used)
+        named = frozenset(i for i, taken in enumerate(used) if taken and not before[i])
         topic = _topic(texts, norms, used)
         company = entities[0] if len(entities) == 1 else (scope if not entities else None)
         own = self._own_index(held_by(company)) if company and held_by else None
         grammar = arithmetic.read(norms, used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
+        infix = _infix(norms, used, metric_spans) if not grammar.operation else None
         leftover: list[str] = []
         loose: list[str] = []
         for word, norm, taken in zip(texts, norms, used, strict=True):
@@ -181,7 +192,7 @@ class IntentParser:
                 if norm not in NOT_CONTENT and not norm[0].isdigit():
                     loose.append(word)
         qualifiers = (
-            _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics))
+            _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics), named)
             if metric_spans
             else ()
         )
@@ -196,8 +207,10 @@ class IntentParser:
             ambiguous, metrics, qualifiers = (Ambiguity("metric", metrics),), (), ()
         seen = frozenset(leftover)
         families = _operations(leftover, seen)
-        operation = cast(Operation | None, grammar.operation) or _operation(
-            seen, families, frame, len(entities), len(metrics)
+        operation = (
+            cast(Operation | None, grammar.operation)
+            or infix
+            or _operation(seen, families, frame, len(entities), len(metrics))
         )
         periods = frame.periods
         if frame.is_range and operation in AGGREGATES:
@@ -320,11 +333,15 @@ class IntentParser:
         # asks for a change in X, not also for a line "Net change" (ADR 0025).
         named = [label for label in full if not label.keys <= OPERATION_ONLY]
         if full:
-            return self._take_full(named or full, positions, used)
-        return self._take_partial(candidates, positions, used, index)
+            return self._take_full(named or full, positions, used, norms)
+        return self._take_partial(candidates, positions, used, index, norms)
 
     def _take_full(
-        self, full: list[_Label], positions: dict[str, list[int]], used: list[bool]
+        self,
+        full: list[_Label],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        norms: Sequence[str],
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         full.sort(key=_longest_first)
         metrics: list[str] = []
@@ -338,9 +355,18 @@ class IntentParser:
             if rival is not None:
                 ambiguous.append(Ambiguity("metric", (rival.metric, label.metric)))
                 continue
-            if any(label.keys <= t.keys for t in taken):
-                continue  # every word of it belongs to a longer label already taken
-            spot = _claim(label.keys, positions, used)
+            if any(label.keys <= t.keys for t in taken) and not _free_again(
+                label.keys, positions, used
+            ):
+                # Every word of it belongs to a longer label already taken; unless the
+                # question names it again on its own ("revenue less cost of revenue").
+                continue
+            if not _free_again(label.keys, positions, used) and any(
+                other.metric == label.metric and _free_again(other.keys, positions, used)
+                for other in full
+            ):
+                continue  # another name of it needs no word a figure already took
+            spot = _claim(label.keys, positions, used, norms)
             if spot is None:
                 continue
             taken.append(label)
@@ -357,6 +383,7 @@ class IntentParser:
         positions: dict[str, list[int]],
         used: list[bool],
         index: _Index,
+        norms: Sequence[str],
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         """No label is named in full. One label holding every metric word, missing only soft
         words ("total"), is taken; several labels holding them are a question back. When no
@@ -365,9 +392,9 @@ class IntentParser:
         content = question_words - OPERATION_ONLY
         if not question_words:
             return (), (), []
-        found = self._held_by_one(candidates, positions, used, index, question_words)
+        found = self._held_by_one(candidates, positions, used, index, question_words, norms)
         if found is None and content and content != question_words:
-            found = self._held_by_one(candidates, positions, used, index, content)
+            found = self._held_by_one(candidates, positions, used, index, content, norms)
         return found or ((), (), [])
 
     def _held_by_one(
@@ -377,6 +404,7 @@ class IntentParser:
         used: list[bool],
         index: _Index,
         question_words: frozenset[str],
+        norms: Sequence[str],
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
         holders = [index.labels[c] for c in candidates if question_words <= index.labels[c].keys]
         names = sorted({label.metric for label in holders})
@@ -387,7 +415,7 @@ class IntentParser:
             label.keys - question_words <= SOFT or index.share(label, question_words) >= MOST
             for label in holders
         ):
-            spot = _claim(question_words, positions, used)
+            spot = _claim(question_words, positions, used, norms)
             return (names[0],), (), [spot] if spot else []
         if 1 <= len(names) <= 6:
             for word in question_words:
@@ -397,12 +425,16 @@ class IntentParser:
         return None
 
 
+def _free_again(keys: frozenset[str], positions: dict[str, list[int]], used: list[bool]) -> bool:
+    return all(any(not used[i] for i in positions.get(key, ())) for key in keys)
+
+
 def _longest_first(label: _Label) -> tuple[int, float, str]:
     return -len(label.keys), -label.weight, label.metric
 
 
 def _claim(
-    keys: frozenset[str], positions: dict[str, list[int]], used: list[bool]
+    keys: frozenset[str], positions: dict[str, list[int]], used: list[bool], norms: Sequence[str]
 ) -> tuple[int, int] | None:
     """Mark the label's words as used, choosing the tightest cluster when a word repeats."""
     spots = [positions.get(key) for key in keys]
@@ -424,13 +456,28 @@ def _claim(
         return None
     anchor_key = min(free, key=lambda k: len(free[k]))
     best: list[int] = []
+    best_key: tuple[int, int] = (0, 0)
     for anchor in free[anchor_key]:
-        chosen = [min(free[k], key=lambda i: abs(i - anchor)) for k in keys]
-        if not best or max(chosen) - min(chosen) < max(best) - min(best):
-            best = chosen
+        nearest = [_nearest(free[k], anchor) for k in keys]
+        for chosen in itertools.product(*nearest):
+            # The tightest cluster, and among equally tight ones the one with no other word
+            # inside ("revenue less cost of revenue": cost of revenue is the last three).
+            key = (max(chosen) - min(chosen), _intruders(chosen, norms))
+            if not best or key < best_key:
+                best, best_key = list(chosen), key
     for i in best:
         used[i] = True
     return min(best), max(best)
+
+
+def _nearest(found: list[int], anchor: int) -> list[int]:
+    closest = min(abs(i - anchor) for i in found)
+    return [i for i in found if abs(i - anchor) == closest]
+
+
+def _intruders(chosen: Sequence[int], norms: Sequence[str]) -> int:
+    inside = set(range(min(chosen), max(chosen) + 1)) - set(chosen)
+    return sum(1 for i in inside if norms[i] not in LABEL_STOP)
 
 
 def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
@@ -495,11 +542,14 @@ def _operation(
         return "percent_change"
     if "change" in families:
         return "difference"
-    if not seen.isdisjoint(HIGHER_OR_LOWER) and not seen.isdisjoint(WHICH):
+    many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
+    if not seen.isdisjoint(HIGHER_OR_LOWER) and (
+        not seen.isdisjoint(WHICH) or ("than" in seen and many)
+    ):
+        # "which was larger", and "was A greater than B?": the comparison answers both.
         return "higher" if not seen.isdisjoint(HIGHER) else "lower"
     if percent:
         return "percent_change"
-    many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
     if not seen.isdisjoint(SUM) and many:
         return "sum"
     if not seen.isdisjoint(SUM_FOLLOW_UP) and not frame.periods and not n_metrics:
@@ -509,6 +559,34 @@ def _operation(
     # A bare range ("revenue from 2021 to 2023") names no operation: the plan lists it as a
     # trend, while a follow-up may still take the operation of the question it continues.
     return None
+
+
+# An operator word standing between two named figures: "operating cash flow less capital
+# expenditure" is a difference, "total liabilities over total assets" a ratio.
+INFIX: dict[str, Operation] = {
+    **dict.fromkeys(lexicon("less minus"), "difference"),
+    normalise_word("plus"): "sum",
+    normalise_word("times"): "product",
+    normalise_word("over"): "ratio",
+}
+
+
+def _infix(
+    norms: Sequence[str], used: list[bool], spans: Sequence[tuple[int, int]]
+) -> Operation | None:
+    """The operation of one operator word between the first two linked figures, when the
+    words between them are that word and filler only (a figure's company may stand there)."""
+    if len(spans) != 2:
+        return None
+    between = range(spans[0][1] + 1, spans[1][0])
+    operators = [norms[i] for i in between if not used[i] and norms[i] in INFIX]
+    rest = [norms[i] for i in between if not used[i] and norms[i] not in INFIX]
+    if len(operators) != 1 or any(word not in STOP for word in rest):
+        return None
+    for i in between:
+        if norms[i] == operators[0]:
+            used[i] = True
+    return INFIX[operators[0]]
 
 
 def _percent_of(leftover: list[str]) -> bool:
@@ -574,6 +652,7 @@ def _qualifiers(
     used: list[bool],
     spans: list[tuple[int, int]],
     metric_keys: frozenset[str],
+    named: frozenset[int],
 ) -> tuple[str, ...]:
     """Unlinked words right beside a linked metric ("services revenue"): the question may
     mean a narrower line item than the one we hold, so the engine must not answer blindly."""
@@ -581,7 +660,12 @@ def _qualifiers(
     for start, end in spans:
         for step in (-1, 1):
             i = start - 1 if step < 0 else end + 1
-            while 0 <= i < len(norms) and norms[i] in STOP and abs(i - start) <= 3:
+            # Past filler, a plain verb and the company's name: "revenue did Apple generate
+            # from services" still asks for services revenue.
+            while 0 <= i < len(norms) and (
+                (norms[i] in STOP and abs(i - start) <= 3)
+                or ((norms[i] in PLAIN_VERBS or i in named) and abs(i - start) <= 5)
+            ):
                 i += step
             if 0 <= i < len(norms) and not used[i]:
                 word = norms[i]
