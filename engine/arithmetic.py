@@ -98,6 +98,8 @@ class Reading:
     points_back: tuple[str, ...] = ()
     # Two earlier figures named at once, part first: ("first", "second"), ("that", "this").
     pair: tuple[str, ...] = ()
+    # Where the whole is named: the word after a denominator phrase ("share of revenue").
+    whole_from: int | None = None
 
 
 def read(norms: Sequence[str], used: list[bool]) -> Reading:
@@ -164,7 +166,14 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         and all(n in ("the", "a", "an") for n in norms[marker[0] : at])
     )
     return Reading(
-        operation, referent, referent_first, constants, nested, points_back=points, pair=pair
+        operation,
+        referent,
+        referent_first,
+        constants,
+        nested,
+        points_back=points,
+        pair=pair,
+        whole_from=marker[0] if marker is not None else None,
     )
 
 

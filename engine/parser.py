@@ -184,6 +184,8 @@ class IntentParser:
         grammar = arithmetic.read(norms, used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
         infix = _infix(norms, used, metric_spans) if not grammar.operation else None
+        if grammar.whole_from is not None:
+            metrics = _whole_last(metrics, metric_spans, grammar.whole_from)
         leftover: list[str] = []
         loose: list[str] = []
         for word, norm, taken in zip(texts, norms, used, strict=True):
@@ -589,6 +591,19 @@ def _infix(
     return INFIX[operators[0]]
 
 
+def _whole_last(
+    metrics: tuple[str, ...], spans: Sequence[tuple[int, int]], whole_from: int
+) -> tuple[str, ...]:
+    """Two figures of a share, the whole last: the one named right after the denominator
+    phrase ("what share of revenue went to R&D" is R&D over revenue)."""
+    if len(metrics) != 2 or len(spans) != 2:
+        return metrics
+    after = [k for k, (start, _) in enumerate(spans) if start >= whole_from]
+    if not after or after[0] == 1:
+        return metrics
+    return metrics[1], metrics[0]
+
+
 def _percent_of(leftover: list[str]) -> bool:
     return any(
         word in PERCENT and i + 1 < len(leftover) and leftover[i + 1] == "of"
@@ -669,7 +684,7 @@ def _qualifiers(
                 i += step
             if 0 <= i < len(norms) and not used[i]:
                 word = norms[i]
-                if _is_content(word) and word not in metric_keys and len(word) > 1:
+                if _is_content(word) and word not in metric_keys | WHICH and len(word) > 1:
                     found.append(texts[i])
     return tuple(dict.fromkeys(found))
 

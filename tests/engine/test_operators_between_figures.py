@@ -21,7 +21,7 @@ STORE = InMemoryStore(
         Term("Cost of sales"),
         Term("Gross profit"),
         Term("Operating income", ("operating profit",)),
-        Term("Research and development expense"),
+        Term("Research and development expense", ("research and development", "R&D")),
         Term("Net income"),
     ],
     facts=[
@@ -97,3 +97,26 @@ def test_a_word_that_narrows_the_figure_is_still_asked_about() -> None:
     assert answer.status == "clarify"
     assert "not a separate figure for “apple”" in answer.text
     assert not answer.figures
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What share of Orchard Ltd's sales went to research and development in FY2024?",
+        "What percentage of Orchard Ltd's sales was research and development in FY2024?",
+        "Orchard Ltd research and development as a share of sales in FY2024",
+    ],
+)
+def test_the_whole_of_a_share_is_the_figure_named_after_the_share_words(question: str) -> None:
+    answer = _ask(question)
+
+    assert answer.status == "found", answer.text
+    (share,) = [f for f in answer.figures if f.role != "fact"]
+    assert round(share.value if share.unit != "%" else share.value / 100, 4) == Decimal("0.05")
+
+
+def test_a_comparison_word_before_the_companies_narrows_nothing() -> None:
+    answer = _ask("Compare Orchard Ltd and Quarry plc net income in FY2024")
+
+    assert answer.status == "found", answer.text
+    assert len(answer.figures) >= 2
