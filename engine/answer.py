@@ -51,7 +51,15 @@ from engine.plan import (
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
 from engine.render import render
-from engine.sentence_figures import FromSentences, from_sentences, may_read, reading_topic
+from engine.sentence_figures import (
+    FromSentences,
+    from_sentences,
+    leans_on_metric,
+    may_read,
+    names_a_figure,
+    operation_asked,
+    reading_topic,
+)
 from engine.session import ConversationSession
 from engine.store import KnowledgeStore
 from engine.timeframe import period_sort_key, read_timeframe
@@ -371,7 +379,7 @@ class _Run:
         both ends of a change) surely; the answer waits in `self.read`. Only periods the
         question names (or the session resolved for it) count: a figure is never read for
         a period merely talked about earlier."""
-        if not may_read(intent):
+        if not may_read(intent) or (leans_on_metric(intent) and self._moved_on()):
             return False
         if passages is None:
             # Searched by what the figure must be about: for a follow-up ("and in 2019?")
@@ -384,13 +392,24 @@ class _Run:
         self.read = from_sentences(intent, passages)
         return self.read is not None
 
+    def _moved_on(self) -> bool:
+        """The metric was carried past a question that named a figure of its own ("what was
+        the change associated with credit facilities?", refused): "the percentage change"
+        after it may not mean the older figure, so it is not read then."""
+        if self.session is None:
+            return False
+        turns = self.session.turns
+        since = min((c.from_turn for c in self.carried if c.slot == "metric"), default=len(turns))
+        return any(names_a_figure(turn.intent) for turn in turns[since:])
+
     def _stated(self, intent: Intent) -> Iterator[Event]:
         read = self.read
         assert read is not None
-        kind = "lookup" if intent.operation is None else "comparison"
+        operation = operation_asked(intent)
+        kind = "lookup" if operation is None else "comparison"
         # What a follow-up carries ("and in 2014?", "what was the change?"): the words the
         # sentence named the figure with, as the metric of this question.
-        self.intent = intent.with_(kind=kind, metrics=(read.label,))
+        self.intent = intent.with_(kind=kind, operation=operation, metrics=(read.label,))
         yield from self._finish("found", read.text, figures=read.figures, sources=read.sources)
 
     def _periods(self, intent: Intent) -> Intent:

@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
-from engine.arithmetic import Operand, combine
+from engine.arithmetic import PERCENT_WORDS, Operand, combine
 from engine.intent import Intent
 from engine.numbers import format_value
 from engine.parser import DOES, EXPLAINING, PROSE_OPENINGS, figure_asked
@@ -52,10 +53,33 @@ def may_read(intent: Intent) -> bool:
         return False
     if _asks_prose(intent.question):
         return False
-    asked = figure_asked(intent.question)
-    if intent.operation is None:
+    operation = operation_asked(intent)
+    if operation is None:
+        asked = figure_asked(intent.question)
         return len(intent.periods) == 1 and asked in (None, "amount", "percent")
-    return intent.operation == "difference" and len(intent.periods) == 2
+    return operation in _CHANGES and len(intent.periods) == 2
+
+
+_CHANGES = ("difference", "percent_change")
+
+
+def operation_asked(intent: Intent) -> str | None:
+    """The operation read, or for a question the parser gave to the documents (its words
+    naming no figure held) a change between its two periods, when it asks one in so many
+    words ("what was the change in harbour fees from 2020 to 2021?", "what was the percent
+    change ...?")."""
+    if intent.operation is not None or len(intent.periods) != 2:
+        return intent.operation
+    norms = {normalise_word(t) for t in TOKEN.findall(intent.question)}
+    if norms.isdisjoint(_CHANGE):
+        return None
+    asked = figure_asked(intent.question)
+    return {"change": "difference", "percent": "percent_change"}.get(asked or "")
+
+
+_CHANGE = frozenset(
+    normalise_word(w) for w in ("change", "difference", "variation", "increase", "decrease")
+)
 
 
 def from_sentences(intent: Intent, passages: Sequence[Passage]) -> FromSentences | None:
@@ -63,7 +87,8 @@ def from_sentences(intent: Intent, passages: Sequence[Passage]) -> FromSentences
     entity = intent.entities[0]
     mine = [p for p in passages if p.entity == entity]
     topic = reading_topic(intent)
-    wants_percent = figure_asked(intent.question) == "percent"
+    operation = operation_asked(intent)
+    wants_percent = operation is None and figure_asked(intent.question) == "percent"
     found = []
     scale = _scale_asked(intent.question)
     for period in sorted(intent.periods, key=period_sort_key):
@@ -71,10 +96,10 @@ def from_sentences(intent: Intent, passages: Sequence[Passage]) -> FromSentences
         if figure is None or (wants_percent and figure.stated.unit != PERCENT):
             return None
         found.append(_in_scale(figure, scale) if scale else figure)
-    if intent.operation is None and len(found) == 1:
+    if operation is None and len(found) == 1:
         return _lookup(entity, found[0])
-    if intent.operation == "difference" and len(found) == 2:
-        return _change(entity, found[0], found[1])
+    if operation in _CHANGES and len(found) == 2:
+        return _change(entity, found[0], found[1], operation)
     return None
 
 
@@ -82,19 +107,45 @@ def reading_topic(intent: Intent) -> Topic:
     """What the figure must be about: the question's own words but the scale it asks the
     answer in ("in millions") and its words of change; for a follow-up naming too little
     of its own ("and in 2014?", "what was the net change?"), the figure it carried."""
-    kept = (w for w in intent.topic if normalise_word(w) not in _SCALE_WORDS | _OPERATION_WORDS)
+    own = _own_topic(intent)
+    if len(own.terms) >= MIN_TOPIC_TERMS or not intent.metrics:
+        return own
+    return intent_topic(w for m in intent.metrics for w in TOKEN.findall(m))
+
+
+def leans_on_metric(intent: Intent) -> bool:
+    """Whether the figure to read is named by the metric carried, not the question's words."""
+    return len(_own_topic(intent).terms) < MIN_TOPIC_TERMS and bool(intent.metrics)
+
+
+def names_a_figure(intent: Intent) -> bool:
+    """Whether a question named a figure in words of its own."""
+    return len(_own_topic(intent).terms) >= MIN_TOPIC_TERMS
+
+
+def _own_topic(intent: Intent) -> Topic:
+    kept = (
+        w
+        for w in intent.topic
+        if normalise_word(w)
+        not in _SCALE_WORDS | _OPERATION_WORDS | _POINTING_WORDS | PERCENT_WORDS
+    )
     topic = intent_topic(kept)
     topic = Topic(
         tuple(t for t in topic.terms if not is_change(t)),
         tuple(w for t, w in zip(topic.terms, topic.written, strict=True) if not is_change(t)),
     )
-    if len(topic.terms) >= MIN_TOPIC_TERMS or not intent.metrics:
-        return topic
-    return intent_topic(w for m in intent.metrics for w in TOKEN.findall(m))
+    return topic
 
 
-_OPERATION_WORDS = frozenset(normalise_word(w) for w in "net difference variation".split())
-_SCALE_WORDS = frozenset(normalise_word(w) for w in "thousands millions billions".split())
+_OPERATION_WORDS = frozenset(normalise_word(w) for w in ("net", "difference", "variation"))
+# Words that say which time or which mention is meant, not what the figure is: "and in the
+# previous year", "the value for 2016 again", "that specific value".
+_POINTING_WORDS = frozenset(
+    normalise_word(w)
+    for w in ("again", "specific", "previous", "precedent", "preceding", "prior", "same")
+)
+_SCALE_WORDS = frozenset(normalise_word(w) for w in ("thousands", "millions", "billions"))
 _SCALES = {"thousand": 3, "million": 6, "billion": 9}
 _ASKED_SCALE = re.compile(r"\bin\s+(thousand|million|billion)s\b", re.IGNORECASE)
 
@@ -125,19 +176,23 @@ def _lookup(entity: str, found: Found) -> FromSentences:
     return FromSentences(text, (figure,), (source,), found.label)
 
 
-def _change(entity: str, first: Found, second: Found) -> FromSentences | None:
-    """The later figure minus the earlier, both read from sentences and both cited."""
+def _change(entity: str, first: Found, second: Found, operation: str) -> FromSentences | None:
+    """The later figure minus the earlier (or that as a percent of the earlier), both read
+    from sentences and both cited. A percent change of percentages (points or relative?) or
+    from a base not above zero is not taken: what it would mean is not certain."""
     same = first.passage.id == second.passage.id
     earlier, source, cite = _fact(entity, first, 1)
     later, other, other_cite = _fact(entity, second, 1 if same else 2)
-    operands = [Operand(later.label, later.value, later.unit, later.sources),
-                Operand(earlier.label, earlier.value, earlier.unit, earlier.sources)]  # fmt: skip
-    change = combine("difference", operands)
+    percent = operation == "percent_change"
+    if percent and (earlier.unit == PERCENT or earlier.value <= 0):
+        return None
+    operands = [_operand(later), _operand(earlier)]
+    change = combine(operation, operands[::-1] if percent else operands)
     if change is None:
         return None
     periods = f"{first.stated.period} to {second.stated.period}"
-    change = replace(change, label=f"{entity} {first.label} change {periods}", entity=entity,
-                     metric=first.label)  # fmt: skip
+    change = replace(change, label=f"{entity} {first.label} {change.role} {periods}",
+                     entity=entity, metric=first.label)  # fmt: skip
     sources = (_merged(source, other),) if same else (source, other)
     text = (
         f"{entity}'s {first.label} went from {earlier.display} in {first.stated.period} "
@@ -145,6 +200,10 @@ def _change(entity: str, first: Found, second: Found) -> FromSentences | None:
         f"states: {_movement(change)}."
     )
     return FromSentences(text, (earlier, later, change), sources, first.label)
+
+
+def _operand(figure: Figure) -> Operand:
+    return Operand(figure.label, figure.value, figure.unit, figure.sources)
 
 
 def _movement(change: Figure) -> str:
@@ -185,6 +244,5 @@ def _asks_prose(question: str) -> bool:
         return True
     if norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES):
         return True
-    manner = any(a == "how" and b not in ("much", "many") for a, b in zip(norms, norms[1:]))
+    manner = any(a == "how" and b not in ("much", "many") for a, b in pairwise(norms))
     return manner or norms[-1] in ("to", "of", "as", "for", "on", "by")
-

@@ -35,6 +35,12 @@ from engine.text import normalise_word
 from engine.topic import Topic, root
 from engine.types import Passage
 
+
+def _plain(text: str) -> frozenset[str]:
+    """A word list written as one string, the words as written (lower case)."""
+    return frozenset(text.split())
+
+
 _NUMBER = r"\d[\d,]*(?:\.\d+)?"
 _SCALE = r"(?P<scale>thousand|million|mil-\s*lion|billion|trillion|bn|mn)\b"
 _MONTHS = (
@@ -67,42 +73,40 @@ PERCENT = "%"
 
 # A clause after a comma starting so is about something else, or about the same thing at
 # another time ("compared with $B in 2014"): it is read on its own.
-_BREAKS = frozenset(
-    """which while whereas but compared versus primarily due reflecting including excluding
-    partially partly offset resulting an a up down as or and""".split()
+_BREAKS = _plain(
+    """which while whereas but compared versus primarily due reflecting including
+    excluding partially partly offset resulting an a up down as or and"""
 )
+# A clause opening so says what the subject before it holds: the subject goes on.
+_ASIDES = _plain("including")
 # Clauses opening so state the same subject's figure for another period.
-_SAME_SUBJECT = frozenset("compared versus up down from against as and or".split())
+_SAME_SUBJECT = _plain("compared versus up down from against as and or")
 # Words that may stand between an amount and its period ("$A for the year ended 2015").
-_BETWEEN = frozenset(
-    """in for during at as of on the fiscal year years ended ending end respectively
-    calendar""".split()
-)
+_BETWEEN = _plain("""in for during at as of on the fiscal year years ended ending end respectively
+    calendar""")
 # Words that may stand between a period and its amount ("during 2015 was $A").
-_LINKING = frozenset(
-    """was were is are totaled totalled amounted to of approximately about
-    approximated equaled equalled reached stood""".split()
-) | _BETWEEN
+_LINKING = (
+    _plain("""was were is are totaled totalled amounted to of approximately about
+    approximated equaled equalled reached stood""")
+    | _BETWEEN
+)
 _MOVED = frozenset(
     root(normalise_word(w))
-    for w in """increase increased increases decrease decreased decreases rise rose risen
+    for w in _plain("""increase increased increases decrease decreased decreases rise rose risen
     grew grow growth decline declined declines fell fall drop dropped improvement improved
     gain gained up down higher lower change changed reduction reduced reduce by
-    additional more less""".split()
+    additional more less""")
 )
-_LEVEL_MARKS = frozenset("to from was were totaled totalled of at".split())
 _LIST_JOINERS = frozenset({"and", ","})
 # Verbs a filing states a figure with ("we recorded X totaling $A"): not a qualifier of X.
 _REPORTING = frozenset(
     root(normalise_word(w))
-    for w in """record recorded recognize recognized report reported incur incurred have had
-    pay paid receive received generate generated spend spent make made""".split()
+    for w in _plain("""record recorded recognize recognized report reported incur incurred have had
+    pay paid receive received generate generated spend spent make made""")
 )
-_DETERMINERS = frozenset("the our its their this these those a an".split())
-_PREPOSITIONS = frozenset(
-    "in of for from within under on at to by than with between among into".split()
-)
-_NEUTRAL = frozenset(root(normalise_word(w)) for w in "total aggregate overall".split())
+_DETERMINERS = _plain("the our its their this these those a an")
+_PREPOSITIONS = _plain("in of for from within under on at to by than with between among into")
+_NEUTRAL = frozenset(root(normalise_word(w)) for w in _plain("total aggregate overall"))
 _FILLER = frozenset(root(w) for w in STOP)
 _STOP = re.compile(r"(?<!\b[a-z])[.!?]\s+(?=\S)")
 # A topic of one word ("revenue", "acquired") names too little to pick a sentence's figure.
@@ -177,9 +181,9 @@ def read_sentence(text: str) -> list[Stated]:
     for clause in _clauses(_items(text)):
         opening = clause[0].text.lower() if clause and clause[0].kind == "word" else ""
         own = _subject(clause)
-        if own and opening not in _SAME_SUBJECT:
-            subject = own
-        elif own and not subject:
+        if own and opening in _ASIDES and subject:
+            subject = [*subject, *own]  # "X, including Y, was $A": still X
+        elif own and (opening not in _SAME_SUBJECT or not subject):
             subject = own
         words = " ".join(item.text for item in subject)
         for value, unit, period in _pairs(clause):
@@ -330,10 +334,11 @@ def _clauses(items: list[_Item]) -> Iterator[list[_Item]]:
 
 def _continues_list(items: list[_Item], index: int) -> bool:
     """ "$A , $B , and $C": the comma before "and" goes on with a list of amounts or periods."""
-    before = items[index - 1] if index else None
-    after = items[index + 2] if index + 2 < len(items) else None
-    same = before is not None and after is not None and before.kind == after.kind
-    return same and before.kind in ("amount", "period") and items[index + 1].text.lower() == "and"
+    if index == 0 or index + 2 >= len(items):
+        return False
+    before, after = items[index - 1], items[index + 2]
+    joined = items[index + 1].text.lower() == "and"
+    return joined and before.kind == after.kind and before.kind in ("amount", "period")
 
 
 def _subject(clause: list[_Item]) -> list[_Item]:
@@ -433,4 +438,3 @@ def _decimal(text: str) -> Decimal | None:
 
 def _placed(stated: Stated, start: int, end: int) -> Stated:
     return Stated(stated.value, stated.unit, stated.period, stated.subject, start, end)
-

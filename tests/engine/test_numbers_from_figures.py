@@ -82,8 +82,10 @@ def test_a_sentence_stating_the_amount_for_the_asked_year_answers_it() -> None:
         "How much were the freight charges paid in 2022?", LEDGER, MockProvider()
     )
 
-    assert answer.status == "answered"
-    assert "$18 million" in answer.text
+    # Read from the sentence as a figure, cited (ADR 0041).
+    assert answer.status == "found"
+    assert [(f.value, f.unit) for f in answer.figures] == [(Decimal("18"), "million")]
+    assert "18 million" in answer.text
     assert answer.sources[0].id == "p1"
 
 

@@ -118,3 +118,50 @@ def test_a_sentence_about_another_figure_is_not_read_for_this_one() -> None:
     )
 
     assert not answer.figures
+
+
+def test_a_change_asked_in_words_no_figure_holds_is_read_from_both_years() -> None:
+    (answer,) = _ask(
+        _store(_passage(1, LEASES)),
+        "What was the change in Kestrel's dock rental expense from 2019 to 2020?",
+    )
+
+    assert answer.status == "found", answer.text
+    change = answer.figures[-1]
+    assert (change.role, change.value) == ("change", Decimal("1.1"))
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [Decimal("7.0"), Decimal("8.1")]
+    assert answer.intent["operation"] == "difference"
+
+
+def test_the_figure_is_given_in_the_scale_the_question_asks() -> None:
+    (answer,) = _ask(
+        _store(_passage(1, LEASES)), "What was Kestrel's dock rental expense in 2020, in thousands?"
+    )
+
+    (figure,) = answer.figures
+    assert (figure.value, figure.unit) == (Decimal("8100"), "thousand")
+    assert "8,100 thousand" in answer.text
+
+
+def test_a_percent_change_is_computed_from_both_years() -> None:
+    (answer,) = _ask(
+        _store(_passage(1, LEASES)),
+        "What was the percent change in Kestrel's dock rental expense from 2020 to 2021?",
+    )
+
+    assert answer.status == "found", answer.text
+    change = answer.figures[-1]
+    assert (change.role, change.unit) == ("percent change", "%")
+    assert change.value == Decimal("17.283951")  # (9.5 - 8.1) / 8.1 * 100
+
+
+def test_a_figure_carried_past_a_question_about_another_is_not_read() -> None:
+    *_, change = _ask(
+        _store(_passage(1, LEASES)),
+        "What was Kestrel's dock rental expense in 2021?",
+        "What was Kestrel's crane hire expense in 2020?",
+        "what was the change?",
+    )
+
+    # The user moved on to crane hire: the dock rental change would answer another question.
+    assert not change.figures

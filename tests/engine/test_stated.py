@@ -82,9 +82,7 @@ def test_lists_that_do_not_pair_one_to_one_say_nothing() -> None:
 
 
 def test_a_text_without_capitals_is_still_read_sentence_by_sentence() -> None:
-    text = (
-        "harbour fees were $ 3 million in 2020 . mooring fees were $ 5 million in 2020 ."
-    )
+    text = "harbour fees were $ 3 million in 2020 . mooring fees were $ 5 million in 2020 ."
 
     found = read_text(text)
 
@@ -136,3 +134,15 @@ def test_no_figure_for_a_year_the_sentence_does_not_state(period: str) -> None:
     passages = [_passage("Dock rental expense was $9 million in 2021.")]
 
     assert stated_figure(passages, question_topic("dock rental expense"), period) is None
+
+
+def test_an_including_aside_keeps_the_subject_before_it() -> None:
+    sentence = (
+        "Total berth expense, including pilots, tugs, and mooring crews, was $6.4 million and "
+        "$5.9 million for 2022 and 2021, respectively."
+    )
+
+    found = read_sentence(sentence)
+
+    assert [(str(s.value), s.period) for s in found] == [("6.4", "FY2022"), ("5.9", "FY2021")]
+    assert about(found[0].subject, question_topic("total berth expense")) == "Total berth expense"
