@@ -40,6 +40,7 @@ STOP = lexicon(
     approximately approx roughly around just only also so any some
     get got can could would should will shall let know see find look up
     like level figure
+    thousand thousands million millions billion billions dollar dollars
     """
 )
 # Words that never tell two line items apart. Smaller than STOP on purpose: "state" in
@@ -181,6 +182,7 @@ class IntentParser:
         topic = _topic(texts, norms, used)
         company = entities[0] if len(entities) == 1 else (scope if not entities else None)
         own = self._own_index(held_by(company)) if company and held_by else None
+        _join_compounds(text, norms, used, self._index.words)
         grammar = arithmetic.read(norms, used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
         infix = _infix(norms, used, metric_spans) if not grammar.operation else None
@@ -414,7 +416,7 @@ class IntentParser:
         # less than what was named ("net cash from financing activities" for "net cash used
         # for financing activities"); else asked back, as a tie would be.
         if len(names) == 1 and all(
-            label.keys - question_words <= SOFT or index.share(label, question_words) >= MOST
+            _only_soft(label.keys - question_words) or index.share(label, question_words) >= MOST
             for label in holders
         ):
             spot = _claim(question_words, positions, used, norms)
@@ -429,6 +431,12 @@ class IntentParser:
 
 def _free_again(keys: frozenset[str], positions: dict[str, list[int]], used: list[bool]) -> bool:
     return all(any(not used[i] for i in positions.get(key, ())) for key in keys)
+
+
+def _only_soft(unnamed: frozenset[str]) -> bool:
+    """Label words a question may leave out: soft ones ("total") and those of a date
+    ("at year-end", "December 31": a day is one or two digits)."""
+    return all(w in SOFT or w in STOP or (w.isdigit() and len(w) <= 2) for w in unnamed)
 
 
 def _longest_first(label: _Label) -> tuple[int, float, str]:
@@ -487,6 +495,25 @@ def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
     for item in ambiguous:
         names.extend(n for n in item.choices if n not in names)
     return [Ambiguity("metric", tuple(names))]
+
+
+def _join_compounds(
+    text: str, norms: list[str], used: list[bool], label_words: frozenset[str]
+) -> None:
+    """A hyphenated word a label writes as one ("non-vested" for "Nonvested"): the two parts
+    are read as that one word (the second part marked as taken)."""
+    if "-" not in text:
+        return
+    spans = [m.span() for m in TOKEN.finditer(text)]
+    for i in range(len(norms) - 1):
+        if used[i] or used[i + 1] or text[spans[i][1] : spans[i + 1][0]] != "-":
+            continue
+        joined = normalise_word(
+            text[spans[i][0] : spans[i][1]] + text[spans[i + 1][0] : spans[i + 1][1]]
+        )
+        if joined in label_words and not {norms[i], norms[i + 1]} <= label_words:
+            norms[i] = joined
+            used[i + 1] = True
 
 
 def _period_mask(text: str, texts: Sequence[str], frame: TimeFrame) -> list[bool]:

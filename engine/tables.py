@@ -107,7 +107,9 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str) -> list[TableFact]:
     for label, section, _ in lines:
         sections_of.setdefault(label, set()).add(section)
     dated_lines = not any(periods)  # no column names a year: the lines may
-    headings = qualifiers
+    # What names each column's metric when the lines are periods: its heading without the
+    # dates, else its heading without the scale ("U.S." is not a date word here).
+    headings = [q or _unscaled(c) for q, c in zip(qualifiers, columns, strict=True)]
     down_the_side = dated_lines and _value_columns(lines) == 1
     if down_the_side:
         qualifiers = [""] * len(qualifiers)  # one column of values: its heading tells nothing
@@ -292,7 +294,7 @@ _DATE_WORDS = re.compile(
     r"fiscal(?:\s+year)?|year|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|"
     r"july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,2}(?:st|nd|rd|th)?)\b"
     r"|\((?:in\s+)?(?:thousands|millions|billions)\)|\bin\s+(?:thousands|millions|billions)\b"
-    r"|\bu\.s\.|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars?)\b|\b(?:thousands|millions|billions)\b",
+    r"|\bu\.s\.\s*(?=[$€£¥]|dollars?\b)|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars?)\b|\b(?:thousands|millions|billions)\b",
     re.IGNORECASE,
 )
 
@@ -304,17 +306,20 @@ def _qualifiers(columns: list[str], periods: list[str | None]) -> list[str]:
     for index, period in enumerate(periods):
         twins = [i for i, p in enumerate(periods) if p == period]
         if period is None or len(twins) > 1:
-            words = _DATE_WORDS.sub(" ", _YEAR.sub(" ", columns[index]))
+            heading = _GLUED_DAY_YEAR.sub(" ", columns[index])  # "november 172011"
+            words = _DATE_WORDS.sub(" ", _YEAR.sub(" ", heading))
             words = _EMPTY_BRACKETS.sub(" ", words)  # "( in millions )" once its words go
             result[index] = " ".join(words.split()).strip(" ,:-")
             if not result[index] and period is not None:
                 # Two columns of one year told apart only by their dates ("December 31,
                 # 2018", "January 1, 2018"): the date without its year tells them apart.
-                dated = _EMPTY_BRACKETS.sub(
-                    " ", _SCALE_WORDS.sub(" ", _YEAR.sub(" ", columns[index]))
-                )
+                dated = _EMPTY_BRACKETS.sub(" ", _SCALE_WORDS.sub(" ", _YEAR.sub(" ", heading)))
                 result[index] = " ".join(dated.split()).strip(" ,:-$")
     return result
+
+
+def _unscaled(heading: str) -> str:
+    return " ".join(_EMPTY_BRACKETS.sub(" ", _SCALE_WORDS.sub(" ", heading)).split()).strip(" ,:-")
 
 
 _SCALE_WORDS = re.compile(

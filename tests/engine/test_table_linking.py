@@ -84,3 +84,49 @@ def test_that_line_is_still_found_when_nothing_else_is_asked() -> None:
 
     assert answer.status == "found"
     assert [f.value for f in answer.figures if f.kind == "fact"] == [900]
+
+
+def test_a_scale_asked_for_is_not_a_word_of_the_figure() -> None:
+    answer = _ask(ROLL_FORWARD, "What were the additions in 2032, in millions of dollars?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [40]
+
+
+AWARDS = _page(
+    [
+        ["", "2032", "2031"],
+        ["Unvested units at year-end", "310", "280"],
+        ["Granted units", "120", "95"],
+    ]
+)
+
+
+ORDERS = _page(
+    [
+        ["", "2032", "2031"],
+        ["Order backlog at December 31", "5,400", "4,900"],
+        ["Order intake", "2,100", "1,800"],
+    ]
+)
+
+
+def test_a_line_named_but_for_its_date_words_is_found() -> None:
+    answer = _ask(ORDERS, "What was the order backlog in 2032?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [5400]
+
+
+def test_a_hyphenated_word_meets_the_label_that_writes_it_as_one() -> None:
+    answer = _ask(AWARDS, "How many un-vested units were there in 2031?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [280]
+
+
+def test_a_line_named_but_for_a_word_of_its_own_is_still_asked_back() -> None:
+    answer = _ask(AWARDS, "What were the units in 2032?")
+
+    assert answer.status == "clarify"
+    assert not answer.figures

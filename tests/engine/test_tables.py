@@ -158,3 +158,34 @@ def test_two_columns_of_one_year_keep_their_dates_apart() -> None:
     assert facts[("Tolls receivable", "FY2032")] == Decimal("30")
     assert facts[("Tolls receivable June 30", "FY2031")] == Decimal("20")
     assert facts[("Tolls receivable January 1", "FY2031")] == Decimal("10")
+
+
+def test_a_column_headed_us_keeps_its_heading() -> None:
+    rows = [["", "U.K.", "U.S.", "Other"], ["Expected 2032 refits", "$5", "$4", "$1"]]
+
+    facts = _by_key(rows)
+
+    assert facts[("Expected refits U.S.", "FY2032")] == Decimal("4")
+    assert ("Expected refits", "FY2032") not in facts  # the U.S. column is not the whole
+
+
+def test_a_heading_in_us_dollars_still_drops_its_currency() -> None:
+    rows = [["", "2032 (in U.S. $)", "2031 (in U.S. $)"], ["Pier fees", "7", "6"]]
+
+    assert _by_key(rows) == {
+        ("Pier fees", "FY2032"): Decimal("7"),
+        ("Pier fees", "FY2031"): Decimal("6"),
+    }
+
+
+def test_twin_columns_with_days_glued_to_their_years_are_named_by_their_dates() -> None:
+    rows = [
+        ["", "november 17 2031", "december 31 2031", "december 31 2032"],
+        ["Pilot index", "100", "98", "120"],
+    ]
+
+    facts = _by_key(rows)
+
+    assert facts[("Pilot index november 17", "FY2031")] == Decimal("100")
+    assert facts[("Pilot index december 31", "FY2031")] == Decimal("98")
+    assert facts[("Pilot index", "FY2032")] == Decimal("120")
