@@ -480,10 +480,10 @@ def _which_of(results: Sequence[Carried], pair: bool) -> str:
     named = [f"{c.value} (your question {c.from_turn})" for c in results]
     if len(named) < 2:
         return "Which earlier figures do you mean? Name each by its figure and year."
-    listed = ", ".join(named[:-1]) + f" or {named[-1]}" if len(named) > 2 else " and ".join(named)
     if pair:
+        listed = ", ".join(named[:-1]) + f" and {named[-1]}"
         return f"Which is which? The conversation holds {listed}. Name each by its figure and year."
-    return f"Which earlier figure do you mean: {listed}?"
+    return f"Which earlier figure do you mean: {', '.join(named[:-1])} or {named[-1]}?"
 
 
 def _check(vocabulary: Vocabulary) -> Callable[[str], Intent]:

@@ -98,8 +98,8 @@ class Reading:
     points_back: tuple[str, ...] = ()
     # Two earlier figures named at once, part first: ("first", "second"), ("that", "this").
     pair: tuple[str, ...] = ()
-    # Where the whole is named: the word after a denominator phrase ("share of revenue").
-    whole_from: int | None = None
+    whole_at: int = -1  # where the whole is named: the word after a denominator phrase
+    again: str = ""  # "this percentage in 2006": the role of a calculation asked again
 
 
 def read(norms: Sequence[str], used: list[bool]) -> Reading:
@@ -141,11 +141,17 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation = "product"
     elif referent:
         operation = _operator_word(norms, used)  # "that plus the 2019 cost"
-    if not referent and operation in (None, "average") and not constants and marker is None:
-        if operation == "average":
-            return Reading(operation="average", points_back=points)
+    bare = operation is None and not referent and not constants and marker is None
+    if bare and _minus_between(norms, used):
+        operation = "difference"  # "revenue less net income": one figure less another
+    if not referent and operation in (None, "average", "difference") and not constants:
+        if operation is not None and marker is None:
+            return Reading(operation=operation, points_back=points)
         return _read_plain(norms, used, points)
     if referent and operation is None and not (free & _OPERATION_HINTS):
+        if referent in ("share", "ratio") and _periods_named(norms, used) and at is not None:
+            # "this percentage in 2006": the same calculation, in another period.
+            return Reading(again=referent, points_back=points)
         # "what was that change?" names a result and asks nothing of it: not an operand.
         used[:] = before
         return _read_plain(norms, used, _points_back(norms, used))
@@ -165,16 +171,16 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         and at >= marker[0]
         and all(n in ("the", "a", "an") for n in norms[marker[0] : at])
     )
+    whole_at = marker[0] if marker is not None and not _counts_times(norms, marker[0]) else -1
     return Reading(
-        operation,
-        referent,
-        referent_first,
-        constants,
-        nested,
-        points_back=points,
-        pair=pair,
-        whole_from=marker[0] if marker is not None else None,
-    )
+        operation, referent, referent_first, constants, nested, points_back=points, pair=pair,
+        whole_at=whole_at,
+    )  # fmt: skip
+
+
+def _counts_times(norms: Sequence[str], end: int) -> bool:
+    """ "How many times": the whole comes after "than", not after the phrase."""
+    return tuple(norms[max(end - 3, 0) : end]) == ("how", "many", "times")
 
 
 def _periods_named(norms: Sequence[str], used: list[bool]) -> int:
@@ -210,8 +216,9 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
         k = i + 1
         if k < len(norms) and norms[k] == "same":
             k += 1
-        if _dated(norms, used, i):
-            points.append("dated")
+        noun = _dated(norms, used, i)
+        if noun:
+            points.append(f"dated:{noun}")
         if k < len(norms) and norms[k] in _TIME_NOUNS and not any(used[i : k + 1]):
             for j in range(i, k + 1):
                 used[j] = True
@@ -241,9 +248,12 @@ def _pair(norms: Sequence[str], used: list[bool], whole_from: int | None) -> tup
                 found.append((i - 1, i + 1, _ORDINALS[norm]))
         elif norm in ("this", "that") and following in _FIGURE_NOUNS:
             found.append((i, i + 2, norm))
+    dated = _by_year(norms, used)
+    if len(dated) == 2:
+        found = dated
     names = {name for _, _, name in found}
     if len(found) != 2 or not (names in ({"first", "second"}, {"this", "that"}) or
-                               names <= {"this", "that"}):  # fmt: skip
+                               names <= {"this", "that"} or dated == found):  # fmt: skip
         return ()
     if whole_from is not None and found[0][0] >= whole_from:
         found.reverse()  # "of this value does that amount represent": that is the part
@@ -253,6 +263,26 @@ def _pair(norms: Sequence[str], used: list[bool], whole_from: int | None) -> tup
 
 
 _VERBS = lexicon("represent represents did does was is were")
+
+
+def _by_year(norms: Sequence[str], used: list[bool]) -> list[tuple[int, int, str]]:
+    """ "The 2019 percentage and this 2018 one": earlier results named by role and year,
+    each named "@<year>:<role>" (the role of the one that says it, for "one")."""
+    found: list[tuple[int, int, str]] = []
+    for i in range(len(norms) - 2):
+        year, noun = norms[i + 1], norms[i + 2]
+        if norms[i] not in ("the", "this", "that") or used[i] or (used[i + 2] and noun not in _ONE):
+            continue
+        if not (used[i + 1] and year[:1].isdigit()):
+            continue
+        role = ROLE_NOUNS.get(noun, "")
+        if (role and role != "result") or noun in _ONE:
+            found.append((i, i + 3, f"@{year}:{role}"))
+    roles = {name.split(":")[1] for _, _, name in found} - {""}
+    if len(found) != 2 or len(roles) != 1:
+        return []
+    (role,) = roles
+    return [(start, end, f"{name.split(':')[0]}:{role}") for start, end, name in found]
 
 
 def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[str, int | None]:
@@ -265,19 +295,18 @@ def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[s
     return "", None
 
 
-def _dated(norms: Sequence[str], used: list[bool], i: int) -> bool:
+def _dated(norms: Sequence[str], used: list[bool], i: int) -> str:
     """ "This 2017 total", "those spendings in 2013": a demonstrative naming a figure by its
-    year, one the conversation may already have given."""
+    year, one the conversation may already have given. The noun it is named by, or ""."""
     if norms[i] not in DEMONSTRATIVES:
-        return False
+        return ""
     rest = list(zip(norms[i + 1 : i + 4], used[i + 1 : i + 4], strict=False))
     year = [n[:1].isdigit() and u for n, u in rest]
     if len(rest) >= 2 and year[0] and rest[1][0].isalpha() and not rest[1][1]:
-        return True  # "this 2017 total"
-    return (
-        len(rest) == 3 and rest[0][0].isalpha() and not rest[0][1]
-        and rest[1][0] == "in" and year[2]
-    )  # fmt: skip
+        return rest[1][0]  # "this 2017 total"
+    if len(rest) == 3 and rest[0][0].isalpha() and not rest[0][1]:
+        return rest[0][0] if rest[1][0] == "in" and year[2] else ""  # "those costs in 2013"
+    return ""
 
 
 def _names_the_base(norms: Sequence[str], used: list[bool], end: int) -> bool:
@@ -331,13 +360,28 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
             used[i : i + 3] = [True, True, True]
 
 
+_MINUS = lexicon("less minus")
+
+
+def _minus_between(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "Revenue less net income": "less" or "minus" between two figures' words (not "less
+    than", not before a number, which is a constant)."""
+    for i in range(1, len(norms) - 1):
+        following, before = norms[i + 1], norms[i - 1]
+        minus = norms[i] in _MINUS and not used[i] and following not in ("than", "")
+        if minus and following[0].isalpha() and not used[i - 1] and before.isalpha():
+            used[i] = True
+            return True
+    return False
+
+
 def _per_period(norms: Sequence[str], used: list[bool]) -> bool:
     """ "The average per year": an average taken over the periods, its words no metric's."""
     for i in range(len(norms) - 2):
-        if norms[i] in AVERAGE_WORDS and norms[i + 1] in _EACH and norms[i + 2] in _TIME_NOUNS:
-            if not any(used[i : i + 3]):
-                used[i : i + 3] = [True, True, True]
-                return True
+        per = norms[i + 1] in _EACH and norms[i + 2] in _TIME_NOUNS
+        if norms[i] in AVERAGE_WORDS and per and not any(used[i : i + 3]):
+            used[i : i + 3] = [True, True, True]
+            return True
     return False
 
 
@@ -473,10 +517,10 @@ def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
         while k < len(norms) - 1 and norms[k] in _ADJECTIVES and not used[k]:
             k += 1
         named = ROLE_NOUNS.get(norms[k], "")
-        if named and named != "result" and not used[k] and used[k + 1]:
-            if norms[k + 1] in _OPERATOR_STARTS:
-                used[i : k + 1] = [True] * (k + 1 - i)
-                return named, i
+        operator = k + 1 < len(norms) and used[k + 1] and norms[k + 1] in _OPERATOR_STARTS
+        if named and named != "result" and not used[k] and operator:
+            used[i : k + 1] = [True] * (k + 1 - i)
+            return named, i
     return "", None
 
 

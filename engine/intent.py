@@ -58,6 +58,7 @@ class Intent(NamedTuple):
     asks_value: bool = False  # "the 2008 value": a figure itself, no carried calculation
     points_back: tuple[str, ...] = ()  # "period" ("that same year"), "figure" ("that income")
     pair: tuple[str, ...] = ()  # two earlier figures named at once, part first ("first", "second")
+    again: str = ""  # "this percentage in 2006": an earlier calculation's role, asked again
 
     def with_(self, **changes: Any) -> Intent:
         return self._replace(**changes)
@@ -89,6 +90,7 @@ class Intent(NamedTuple):
             "asks_value": self.asks_value,
             "points_back": list(self.points_back),
             "pair": list(self.pair),
+            "again": self.again,
         }
 
     @classmethod
@@ -118,4 +120,5 @@ class Intent(NamedTuple):
             asks_value=bool(data.get("asks_value", False)),
             points_back=tuple(str(p) for p in data.get("points_back", ())),
             pair=tuple(str(p) for p in data.get("pair", ())),
+            again=str(data.get("again") or ""),
         )

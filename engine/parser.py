@@ -186,8 +186,7 @@ class IntentParser:
         grammar = arithmetic.read(norms, used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
         infix = _infix(norms, used, metric_spans) if not grammar.operation else None
-        if grammar.whole_from is not None:
-            metrics = _whole_last(metrics, metric_spans, grammar.whole_from)
+        metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
         for word, norm, taken in zip(texts, norms, used, strict=True):
@@ -249,6 +248,7 @@ class IntentParser:
             asks_value=grammar.value,
             points_back=grammar.points_back,
             pair=grammar.pair,
+            again=grammar.again,
         )
 
     def _unnamed(self, metrics: tuple[str, ...], norms: Sequence[str]) -> bool:
@@ -439,6 +439,20 @@ def _only_soft(unnamed: frozenset[str]) -> bool:
     return all(w in SOFT or w in STOP or (w.isdigit() and len(w) <= 2) for w in unnamed)
 
 
+def _whole_last(
+    metrics: tuple[str, ...], spans: list[tuple[int, int]], whole_at: int
+) -> tuple[str, ...]:
+    """Of two figures set against each other, the one named right after the denominator
+    phrase is the whole ("what percentage of revenue was net income"): it goes last."""
+    if whole_at < 0 or len(metrics) != 2 or len(spans) != 2:
+        return metrics
+    after = [(start, m) for (start, _), m in zip(spans, metrics, strict=True) if start >= whole_at]
+    if not after:
+        return metrics
+    whole = min(after)[1]
+    return (*(m for m in metrics if m != whole), whole)
+
+
 def _longest_first(label: _Label) -> tuple[int, float, str]:
     return -len(label.keys), -label.weight, label.metric
 
@@ -616,19 +630,6 @@ def _infix(
         if norms[i] == operators[0]:
             used[i] = True
     return INFIX[operators[0]]
-
-
-def _whole_last(
-    metrics: tuple[str, ...], spans: Sequence[tuple[int, int]], whole_from: int
-) -> tuple[str, ...]:
-    """Two figures of a share, the whole last: the one named right after the denominator
-    phrase ("what share of revenue went to R&D" is R&D over revenue)."""
-    if len(metrics) != 2 or len(spans) != 2:
-        return metrics
-    after = [k for k, (start, _) in enumerate(spans) if start >= whole_from]
-    if not after or after[0] == 1:
-        return metrics
-    return metrics[1], metrics[0]
 
 
 def _percent_of(leftover: list[str]) -> bool:

@@ -46,7 +46,8 @@ class _Citations:
         self, label: str, value: Decimal, unit: str, facts: Sequence[Fact], role: str = ""
     ) -> str:
         shown = format_value(value, unit)
-        operation = {"change": "difference", "percent change": "percent_change"}.get(role, role)
+        operation = {"change": "difference", "percent change": "percent_change",
+                     "share": "percent_of"}.get(role, role)  # fmt: skip
         formula = ""
         if operation and len(facts) >= 2:
             operands = [_operand(f) for f in facts]

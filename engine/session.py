@@ -14,8 +14,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.arithmetic import ROLE_NOUNS, ROLES
 from engine.intent import Intent
-from engine.text import words
+from engine.text import normalise_word, words
 from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
 
@@ -65,6 +66,8 @@ class ConversationSession:
             intent = self._settled_by_conversation(intent, carried)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
+        if intent.again and intent.periods and not intent.metrics:
+            return self._again(intent)
         entities = intent.entities or self._carry("entities", carried, "entity")
         if not entities and self.scope:
             entities = (self.scope,)
@@ -81,6 +84,11 @@ class ConversationSession:
         periods = intent.periods
         pointed = "period" in intent.points_back
         summed = self._summed() if operation == "average" and follow and not periods else None
+        unread = not periods and self._sum_not_given()
+        if summed is None and operation == "average" and follow and unread:
+            # "The average per year" right after a sum asked and not given: of what is unclear.
+            unclear = intent.with_(kind="comparison", operation="average", entities=entities)
+            return unclear.with_(referent="?"), tuple(carried)
         if summed is not None and (not metrics or metrics == summed[1]):
             # "The average per year" after a sum: the average of the very figures summed.
             number, metrics, periods = summed
@@ -147,16 +155,19 @@ class ConversationSession:
         own_facts = len(asked.metrics or (1,)) * len(asked.periods)
         if asked.referent == "result" and own_facts >= 2:
             return resolved.with_(referent=""), tuple(carried)  # "it" was the metric
+        if asked.referent == "figure" and not asked.metrics:
+            # "That amount in relation to this total": two figures, neither named.
+            return resolved.with_(referent="?"), tuple(carried)
         if asked.referent == "figure":
             found = self._other_figure(asked.metrics)
-            if isinstance(found, Remembered):
-                # "This number" after an answer that gave several: ask which, naming them.
-                number = self.turns.index(found) + 1
-                named = [_as_result(number, found, f) for f in found.results]
-                kept = [c for c in carried if c.slot == "entity"]
-                return resolved.with_(referent="?pair", metrics=(), periods=()), (*kept, *named)
         else:
             found = self._result(asked.referent)
+        if isinstance(found, Remembered):
+            # "This number" after an answer that gave several: ask which, naming them.
+            number = self.turns.index(found) + 1
+            named = [_as_result(number, found, f) for f in found.results]
+            kept = [c for c in carried if c.slot == "entity"]
+            return resolved.with_(referent="?pair", metrics=(), periods=()), (*kept, *named)
         if found is None:
             return resolved.with_(referent="?"), tuple(carried)
         number, turn, figure = found
@@ -191,8 +202,15 @@ class ConversationSession:
         the order the operation takes them, part first. When the words do not tell them apart
         ("this ... this"), or an answer gave several figures, it is asked back (referent
         "?pair", naming what the conversation holds)."""
-        given = self._last_given(2)
         kept = [c for c in carried if c.slot == "entity"]
+        if asked.pair[0].startswith("@"):
+            dated = [self._of_year(name) for name in asked.pair]
+            if any(found is None for found in dated):
+                return resolved.with_(referent="?", pair=()), tuple(carried)
+            kept += [_as_result(*found) for found in dated if found is not None]
+            bare = resolved.with_(metrics=(), periods=(), loose=(), kind="comparison")
+            return bare.with_(referent="pair"), tuple(kept)
+        given = self._last_given(2)
         if len(given) < 2:
             return resolved.with_(referent="?", pair=()), tuple(carried)
         newer, older = given
@@ -220,6 +238,38 @@ class ConversationSession:
                 return number, turn, turn.results[0]
         return None
 
+    def _again(self, asked: Intent) -> tuple[Intent, tuple[Carried, ...]]:
+        """ "And this percentage in 2006?": the calculation the latest question asking for
+        that role made, with its figures, in the period now named. When that question was
+        not answered there is nothing to repeat: it is asked back."""
+        for number, turn in self._recent():
+            if not _asked_for(turn.intent, asked.again):
+                continue
+            source = turn.intent
+            if not turn.results or not source.operation or len(source.periods) != 1:
+                break
+            carried = [Carried("entity", e, number, turn.question) for e in source.entities]
+            carried += [Carried("metric", m, number, turn.question) for m in source.metrics]
+            carried.append(Carried("operation", source.operation, number, turn.question))
+            return asked.with_(
+                kind="comparison", operation=source.operation, entities=source.entities,
+                metrics=source.metrics, again="",
+            ), tuple(carried)  # fmt: skip
+        return asked.with_(kind="comparison", operation="ratio", referent="?"), ()
+
+    def _of_year(self, name: str) -> tuple[int, Remembered, Figure] | None:
+        """ "@2019:share": the latest result of that role an answer gave for that one year."""
+        year, role = name[1:].split(":")
+        digits = re.sub(r"\D", "", year)
+        for number, turn in self._recent():
+            periods = turn.intent.periods
+            if len(periods) != 1 or re.sub(r"\D", "", periods[0])[:4] != digits[-4:]:
+                continue
+            for figure in reversed(turn.results):
+                if figure.kind == "computed" and _plays(figure, role):
+                    return number, turn, figure
+        return None
+
     def _last_given(self, count: int) -> list[tuple[int, Remembered, Figure | None]]:
         """The last answers that gave figures, newest first, each with the one figure it
         stands on (its last computed figure, or its only fact; None when it gave several)."""
@@ -229,13 +279,18 @@ class ConversationSession:
                 found.append((number, turn, _stands_on(turn.results)))
         return found
 
-    def _result(self, role: str) -> tuple[int, Remembered, Figure] | None:
-        """The most recent result of this role ("result": the last answer's own result)."""
+    def _result(self, role: str) -> tuple[int, Remembered, Figure] | Remembered | None:
+        """The most recent result of this role ("result": the last answer's own result; that
+        answer itself when it gave several facts and nothing computed, to ask which)."""
         for number, turn in self._recent():
             if role == "result":
                 computed = [f for f in turn.results if f.kind == "computed"]
                 pick = computed[-1:] or (turn.results if len(turn.results) == 1 else ())
+                if not pick and len(turn.results) > 1:
+                    return turn
                 return (number, turn, pick[0]) if pick else None
+            if not turn.results and _asked_for(turn.intent, role):
+                return None  # "that change" after a change asked and not given: that one
             for figure in reversed(turn.results):
                 if _plays(figure, role):
                     return number, turn, figure
@@ -268,7 +323,7 @@ class ConversationSession:
         """ "This 2005 exercise price" read as a choice of figures: the named result's own
         metric among them settles it (the conversation's figure, not a guess)."""
         found = self._result(intent.referent)
-        metric = found[2].metric if found else None
+        metric = found[2].metric if isinstance(found, tuple) else None
         if metric and any(metric in a.choices for a in intent.ambiguous):
             return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
         if metric and not intent.metrics and self._dated(intent, metric):
@@ -280,8 +335,11 @@ class ConversationSession:
     def _dated(self, intent: Intent, metric: str) -> bool:
         """The question names a figure by a demonstrative and its year ("this 2013 price"),
         and an earlier answer gave this metric's figure for that year."""
-        if "dated" not in intent.points_back or len(intent.periods) != 1:
+        nouns = [p.split(":", 1)[1] for p in intent.points_back if p.startswith("dated:")]
+        if len(nouns) != 1 or len(intent.periods) != 1:
             return False
+        if nouns[0] not in _AMOUNT_NOUNS and not set(words(nouns[0])) <= set(words(metric)):
+            return False  # "this 2021 cash" names a figure of its own, not the result's
         period = intent.periods[0]
         return any(
             f.kind == "fact" and f.metric == metric and f.period == period
@@ -355,6 +413,14 @@ class ConversationSession:
             return number, (series.pop()[1] or "",), tuple(periods)
         return None
 
+    def _sum_not_given(self) -> bool:
+        """The last question added to an earlier sum ("the sum including X") and got no
+        answer: an average now would be of a sum the conversation does not hold."""
+        if not self.turns or self.turns[-1].results:
+            return False
+        last = self.turns[-1].intent
+        return bool(last.referent) and last.operation == "sum"
+
     def _facts_by_source(self) -> dict[str, Figure]:
         return {
             f.sources[0]: f
@@ -406,6 +472,11 @@ class ConversationSession:
             yield index + 1, self.turns[index]
 
 
+# Nouns that name a series' figure without naming a series ("this 2017 total").
+_AMOUNT_NOUNS = frozenset(
+    map(normalise_word, ["amount", "value", "number", "total", "balance", "price", "cost",
+                         "level", "figure"])
+)  # fmt: skip
 _WITH_OPERANDS = ("ratio", "percent_of", "difference", "sum", "product")
 _ROLES_NAMED = {
     "change": ("change",),
@@ -424,6 +495,15 @@ def _stands_on(results: tuple[Figure, ...]) -> Figure | None:
 
 def _as_result(number: int, turn: Remembered, figure: Figure) -> Carried:
     return Carried("result", _result_words(figure), number, turn.question, figure)
+
+
+def _asked_for(intent: Intent, role: str) -> bool:
+    """Whether a question asked for a result of this role (whether or not it was given)."""
+    made = ROLES.get(intent.operation or "", "")
+    if made and made in _ROLES_NAMED.get(role, (role,)):
+        return True
+    # A question read as narrative keeps no operation; its words still say what it asked.
+    return any(ROLE_NOUNS.get(normalise_word(word)) == role for word in intent.topic)
 
 
 def _plays(figure: Figure, role: str) -> bool:

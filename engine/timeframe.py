@@ -63,6 +63,8 @@ _STEP = re.compile(
 )
 _LISTED = re.compile(r"\b(?:and|or|to|through)\s*$", re.IGNORECASE)
 _LISTED_AFTER = re.compile(r"\s*(?:and|or|to|through|versus|vs)\b", re.IGNORECASE)
+# "In the previous year, in 2006": the year named right after says which year that is.
+_APPOSITION = re.compile(r"\s*,\s*(?:in|of|for)?\s*(?:fiscal\s+|fy\s*)?\d{4}\b", re.IGNORECASE)
 _LATER = frozenset({"after", "following", "subsequent"})
 
 
@@ -131,7 +133,8 @@ def _step(question: str, periods: list[str]) -> tuple[int, tuple[int, int]] | No
     period" beside the year it names. "Revenue in 2019 and the year before" is two years, read
     below."""
     match = _STEP.search(question)
-    if match is None or (periods and not match.group("anchor")):
+    said_again = bool(match and _APPOSITION.match(question[match.end() :]))
+    if match is None or (periods and not (match.group("anchor") or said_again)):
         return None
     if _LISTED.search(question[: match.start()]) or _LISTED_AFTER.match(question[match.end() :]):
         return None  # "in the year and prior year": years of a list, not one counted back

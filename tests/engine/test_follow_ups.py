@@ -1,0 +1,341 @@
+"""Follow-up turns that build on earlier answers (docs/adr/0043), in the engine.
+
+Each test holds a conversation in its own words over the demo knowledge base: a year counted
+from the conversation's period, a result divided or averaged, a figure named by a
+demonstrative and its year, two earlier figures named at once, a calculation asked again in
+another period, and what a turn after an ask-back still finds. Whatever is unclear is asked
+back, naming what the conversation holds; nothing is ever read from history text.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.answer import Engine
+from engine.parser import parser_for
+from engine.providers.mock import MockProvider
+from engine.session import ConversationSession
+from engine.timeframe import read_timeframe
+from engine.types import Answer, Figure
+from tests.demo_store import demo_store
+
+REVENUE_2022 = "What was Apple's revenue in FY2022?"
+CLOSE = Decimal("0.000001")
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(demo_store(), MockProvider())
+
+
+def conversation(engine: Engine, *questions: str) -> list[Answer]:
+    session = ConversationSession()
+    return [engine.answer(q, session=session, history=session.history()) for q in questions]
+
+
+def last_computed(answer: Answer) -> Figure:
+    return [f for f in answer.figures if f.kind == "computed"][-1]
+
+
+def fact(answer: Answer, period: str) -> Decimal:
+    return next(f.value for f in answer.figures if f.kind == "fact" and f.period == period)
+
+
+def results(answer: Answer) -> list[tuple[int, Decimal]]:
+    return [(c.from_turn, c.figure.value) for c in answer.carried if c.figure is not None]
+
+
+# -- a year counted from the conversation's ------------------------------------------------
+
+
+def test_the_year_before_is_counted_from_the_period_carried(engine: Engine) -> None:
+    first, before = conversation(engine, REVENUE_2022, "and in the year before?")
+
+    assert before.status == "found"
+    assert before.intent["periods"] == ["FY2021"]
+    assert ("period", "FY2021", 1) in {(c.slot, c.value, c.from_turn) for c in before.carried}
+    assert fact(before, "FY2021") != fact(first, "FY2022")
+
+
+def test_the_following_year_counts_forward(engine: Engine) -> None:
+    *_, after = conversation(engine, REVENUE_2022, "what was net income in the following year?")
+
+    assert after.intent["periods"] == ["FY2023"]
+    assert after.intent["metrics"] == ["Net income"]
+
+
+def test_a_year_said_again_beside_the_relative_one_is_that_year() -> None:
+    frame = read_timeframe("and in the prior year of that date, in 2019, what was revenue?")
+
+    assert frame.periods == ("FY2019",)
+    assert read_timeframe("and in the preceding year, in 2019?").periods == ("FY2019",)
+
+
+def test_a_year_in_a_list_of_years_is_not_counted_from_the_conversation() -> None:
+    assert read_timeframe("what do the costs in the year and prior year relate to?").step == 0
+    assert read_timeframe("revenue in 2019 and the year before").periods == ("FY2019", "FY2018")
+
+
+def test_the_year_before_with_no_period_held_in_the_conversation_is_asked() -> None:
+    session = ConversationSession()
+    answer = Engine(demo_store(), MockProvider()).answer(
+        "what was Apple's revenue in the year before?", session=session
+    )
+
+    assert answer.status == "clarify"
+    assert not answer.figures
+
+
+# -- a result divided, and the average of what a sum added -------------------------------
+
+
+def test_the_sum_divided_by_a_number_stays_an_amount(engine: Engine) -> None:
+    *_, total, half = conversation(
+        engine, REVENUE_2022, "and in the year before?", "what is the sum of those two years?",
+        "what is the sum divided by 2?",
+    )  # fmt: skip
+
+    figure = last_computed(half)
+    assert half.status == "found", half.text
+    assert figure.value == last_computed(total).value / 2
+    assert figure.unit == last_computed(total).unit == "USD"
+    assert "the sum from your question 3" in figure.formula and "÷ 2" in figure.formula
+
+
+def test_that_change_over_a_number_is_the_change_divided(engine: Engine) -> None:
+    *_, change, over = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?",
+        "what is that change over 1000?",
+    )  # fmt: skip
+
+    assert last_computed(over).value == pytest.approx(last_computed(change).value / 1000, abs=CLOSE)
+
+
+def test_the_average_per_year_after_a_sum_averages_every_figure_summed(engine: Engine) -> None:
+    *_, more, average = conversation(
+        engine, REVENUE_2022, "and in the year before?", "what is the sum of those two years?",
+        "what is the total sum including the 2020 value?", "what is the average per year?",
+    )  # fmt: skip
+
+    assert average.status == "found", average.text
+    assert average.intent["periods"] == ["FY2020", "FY2021", "FY2022"]
+    assert last_computed(average).value == pytest.approx(
+        last_computed(more).value / 3, abs=Decimal("0.01")
+    )
+
+
+def test_the_average_per_year_after_a_sum_not_given_does_not_pass_it_over(engine: Engine) -> None:
+    *_, average = conversation(
+        engine, REVENUE_2022, "and in the year before?", "what is the sum of those two years?",
+        "what is the total sum including the widgets?", "what is the average per year?",
+    )  # fmt: skip
+
+    # The sum of the two years is the answer before last; the average is not taken of it.
+    assert average.status == "clarify"
+    assert not average.figures
+
+
+# -- a figure named by a demonstrative and its year --------------------------------------
+
+
+def test_this_year_price_is_the_conversations_figure_of_that_year(engine: Engine) -> None:
+    *_, change, share = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?",
+        "how much is that change in relation to this 2021 price, in percent?",
+    )  # fmt: skip
+
+    assert share.status == "found", share.text
+    assert share.intent["metrics"] == ["Revenue"]
+    expected = last_computed(change).value / fact(share, "FY2021") * 100
+    assert last_computed(share).value == pytest.approx(expected, abs=CLOSE)
+
+
+def test_a_year_figure_named_by_another_series_word_is_not_the_results(engine: Engine) -> None:
+    *_, share = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?",
+        "how much is that change in relation to this 2021 cash, in percent?",
+    )  # fmt: skip
+
+    assert share.status != "found" or share.intent["metrics"] != ["Revenue"]
+
+
+# -- two earlier figures at once ---------------------------------------------------------
+
+INCOME_2022 = "and what was its net income in that same year?"
+
+
+def test_the_first_in_relation_to_the_second_takes_the_two_answers_in_order(
+    engine: Engine,
+) -> None:
+    revenue, income, ratio = conversation(
+        engine, REVENUE_2022, INCOME_2022, "what did the first represent in relation to the second?"
+    )  # fmt: skip
+
+    assert ratio.status == "found", ratio.text
+    assert results(ratio) == [(1, fact(revenue, "FY2022")), (2, fact(income, "FY2022"))]
+    assert last_computed(ratio).value == pytest.approx(
+        fact(revenue, "FY2022") / fact(income, "FY2022"), abs=CLOSE
+    )
+    assert "from your question 1" in last_computed(ratio).formula
+
+
+def test_that_amount_of_this_value_takes_the_older_over_the_newer(engine: Engine) -> None:
+    revenue, income, share = conversation(
+        engine, REVENUE_2022, INCOME_2022, "what percentage of this value does that amount make up?"
+    )  # fmt: skip
+
+    assert share.status == "found", share.text
+    expected = fact(revenue, "FY2022") / fact(income, "FY2022") * 100
+    assert last_computed(share).value == pytest.approx(expected, abs=CLOSE)
+
+
+def test_two_figures_the_words_cannot_tell_apart_are_asked_back_by_name(engine: Engine) -> None:
+    *_, unclear = conversation(
+        engine, REVENUE_2022, INCOME_2022, "what is this value in relation to this amount?"
+    )  # fmt: skip
+
+    assert unclear.status == "clarify"
+    assert not unclear.figures
+    assert "Which is which" in unclear.text and "your question 1" in unclear.text
+
+
+def test_that_amount_beside_a_named_figure_is_the_other_answer(engine: Engine) -> None:
+    income_first = "What was Apple's net income in FY2022?"
+    income, revenue, share = conversation(
+        engine, income_first, "and its revenue in that same year?",
+        "what percentage does that amount represent in relation to this revenue?",
+    )  # fmt: skip
+
+    assert share.status == "found", share.text
+    expected = fact(income, "FY2022") / fact(revenue, "FY2022") * 100
+    assert last_computed(share).value == pytest.approx(expected, abs=CLOSE)
+
+
+def test_that_number_after_an_answer_of_several_figures_asks_which(engine: Engine) -> None:
+    *_, unclear = conversation(
+        engine, "What were Apple's revenue and net income in FY2022?",
+        "what is that number times 2?",
+    )  # fmt: skip
+
+    assert unclear.status == "clarify"
+    assert not unclear.figures
+    assert "Revenue" in unclear.text and "Net income" in unclear.text
+
+
+def test_results_named_by_their_years_are_the_shares_answered_for_them(engine: Engine) -> None:
+    *_, later, earlier, gap = conversation(
+        engine, "What percentage of Apple's revenue was net income in FY2022?",
+        "and what percentage of revenue was net income in FY2021?",
+        "what is the difference between the 2022 percentage and this 2021 one?",
+    )  # fmt: skip
+
+    assert gap.status == "found", gap.text
+    expected = last_computed(later).value - last_computed(earlier).value
+    assert last_computed(gap).value == pytest.approx(expected, abs=CLOSE)
+
+
+def test_a_year_named_result_never_answered_is_asked_back(engine: Engine) -> None:
+    *_, gap = conversation(
+        engine, REVENUE_2022,
+        "what is the difference between the 2022 percentage and this 2021 one?",
+    )  # fmt: skip
+
+    assert gap.status == "clarify"
+    assert not gap.figures
+
+
+# -- a calculation asked again, and the whole after "percentage of" ------------------------
+
+
+def test_the_whole_is_the_figure_named_after_percentage_of(engine: Engine) -> None:
+    (share,) = conversation(engine, "What percentage of Apple's revenue was net income in FY2022?")
+
+    values = {f.metric: f.value for f in share.figures if f.kind == "fact"}
+    assert last_computed(share).value == pytest.approx(
+        values["Net income"] / values["Revenue"] * 100, abs=Decimal("0.001")
+    )
+
+
+def test_this_percentage_in_another_year_repeats_the_calculation(engine: Engine) -> None:
+    _, again = conversation(
+        engine, "What percentage of Apple's revenue was net income in FY2022?",
+        "and what was this percentage in the previous year, in 2021?",
+    )  # fmt: skip
+
+    values = {f.metric: f.value for f in again.figures if f.kind == "fact"}
+    assert again.status == "found", again.text
+    assert again.intent["periods"] == ["FY2021"]
+    assert last_computed(again).value == pytest.approx(
+        values["Net income"] / values["Revenue"] * 100, abs=Decimal("0.001")
+    )
+
+
+def test_a_revenue_less_net_income_is_their_difference(engine: Engine) -> None:
+    (gap,) = conversation(engine, "What was Apple's revenue less net income in FY2022?")
+
+    values = {f.metric: f.value for f in gap.figures if f.kind == "fact"}
+    assert last_computed(gap).value == values["Revenue"] - values["Net income"]
+
+
+# -- after an ask-back --------------------------------------------------------------------
+
+
+def test_a_question_asked_back_in_between_loses_nothing_the_session_holds(
+    engine: Engine,
+) -> None:
+    *_, change, _, share = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?", "what about the widgets?",
+        "what is that change as a percentage of the FY2021 revenue?",
+    )  # fmt: skip
+
+    assert share.status == "found", share.text
+    assert results(share) == [(3, last_computed(change).value)]
+
+
+def test_that_change_after_a_change_asked_and_not_given_is_asked_back(engine: Engine) -> None:
+    *_, refused, share = conversation(
+        engine, REVENUE_2022, "and in FY2021?", "what was the change?",
+        "what was the change in widgets from 2021 to 2022?",
+        "what is that change as a percentage of the FY2021 revenue?",
+    )  # fmt: skip
+
+    assert refused.status != "found"
+    assert share.status == "clarify"
+    assert not share.figures
+
+
+def test_two_figures_in_history_text_are_never_the_pair(engine: Engine) -> None:
+    history = [
+        ("user", REVENUE_2022),
+        ("assistant", "Apple's Revenue in FY2022 was USD 394.3 billion."),
+        ("user", INCOME_2022),
+        ("assistant", "Apple's Net income in FY2022 was USD 99.8 billion."),
+    ]
+
+    answer = engine.answer(
+        "what did the first represent in relation to the second?",
+        session=ConversationSession(), history=history,
+    )  # fmt: skip
+
+    assert answer.status == "clarify"
+    assert not answer.figures
+
+
+def test_the_parser_reads_the_pair_and_the_step_from_the_question_alone() -> None:
+    parser = parser_for(demo_store().vocabulary())
+
+    pair = parser.parse("how much did the first represent in relation to the second?")
+    step = parser.parse("and in the year before?")
+
+    assert pair.pair == ("first", "second") and pair.operation == "ratio"
+    assert step.period_step == -1 and step.periods == ()
+
+
+def test_a_question_ending_in_adjectives_after_the_reads_without_failing() -> None:
+    parser = parser_for(demo_store().vocabulary())
+
+    intent = parser.parse("and what was the net total")
+
+    assert intent.referent == ""
