@@ -333,7 +333,7 @@ def _asks_value(norms: Sequence[str], used: list[bool]) -> bool:
 
 _NET = normalise_word("net")
 _ONE = frozenset({"one", normalise_word("ones")})
-_ONE_AFTER = lexicon("total other same former latter")
+_ONE_AFTER = lexicon("total other same former latter which")
 _RATE_OF = lexicon("growth change increase decrease")
 _EACH = lexicon("per each every a")
 _PAIR_NOUNS = lexicon("values years periods amounts figures dates numbers")
@@ -351,13 +351,39 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
         if norm in _RATE_OF and following == "rate" and not used[i + 1]:
             used[i + 1] = True  # "the growth rate": a percent change, not a metric's rate
         if (
-            norm in ("these", "those", "both", "the")
-            and following == "two"
+            norm in ("these", "those", "both", "the", "all", "last")
+            and following in COUNTS
             and i + 2 < len(norms)
             and norms[i + 2] in _PAIR_NOUNS
+            and not _describes_a_span(norms, i + 3)
             and not any(used[i : i + 3])
         ):
             used[i : i + 3] = [True, True, True]
+
+
+COUNTS = {
+    **{normalise_word(w): n for n, w in enumerate("two three four five six seven eight nine ten".split(), 2)},
+    **{str(n): n for n in range(2, 11)},
+}  # fmt: skip
+
+
+def counted(norms: Sequence[str]) -> int:
+    """How many figures "those three years" or "the last 4 periods" name (0: none)."""
+    for i in range(len(norms) - 2):
+        if (
+            norms[i] in ("these", "those", "both", "the", "all", "last")
+            and norms[i + 1] in COUNTS
+            and norms[i + 2] in _PAIR_NOUNS
+            and not _describes_a_span(norms, i + 3)
+        ):
+            return COUNTS[norms[i + 1]]
+    return 0
+
+
+def _describes_a_span(norms: Sequence[str], at: int) -> bool:
+    """ "The 3 year period from 2017 to 2019" describes the range it names, it points at no
+    figures the conversation gave."""
+    return at < len(norms) and norms[at] in _TIME_NOUNS
 
 
 _MINUS = lexicon("less minus")

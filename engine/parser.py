@@ -94,7 +94,18 @@ PLAIN_VERBS = lexicon(
     go went goes come came comes bring brought brings generate generated generates
     report reported achieve achieved deliver delivered"""
 )
-NOT_CONTENT = STOP | OPERATION_WORDS | NARRATIVE | PLAIN_VERBS | frozenset({"$", "&", "%"})
+# Words that set figures side by side; they name none ("how does that compare with 2023").
+COMPARING = lexicon("compare compares compared comparison versus vs against")
+# Of those, the verb of "how does that compare with 2023" is no content word; "as compared to"
+# keeps counting as one, as it always has (two such words send a question to the documents).
+NOT_CONTENT = (
+    STOP
+    | OPERATION_WORDS
+    | NARRATIVE
+    | PLAIN_VERBS
+    | lexicon("compare compares versus vs")
+    | frozenset({"$", "&", "%"})
+)
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
 OPERATION_ONLY = OPERATION_WORDS | SOFT | lexicon("portion")
 CHANGE_OR_GROWTH = CHANGE | GROWTH
@@ -184,7 +195,16 @@ class IntentParser:
         own = self._own_index(held_by(company)) if company and held_by else None
         _join_compounds(text, norms, used, self._index.words)
         grammar = arithmetic.read(norms, used)
+        count = arithmetic.counted(norms)
+        unlinked = list(used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
+        if count and all(
+            norms[i] in OPERATION_ONLY for i, taken in enumerate(used) if taken and not unlinked[i]
+        ):
+            # "The average over those three years" asks of figures the conversation gave; its
+            # operation word names no line item ("weighted-average shares").
+            used[:] = unlinked
+            metrics, ambiguous, metric_spans = (), (), []
         infix = _infix(norms, used, metric_spans) if not grammar.operation else None
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
@@ -246,8 +266,9 @@ class IntentParser:
             constants=grammar.constants,
             nested=grammar.nested,
             asks_value=grammar.value,
-            points_back=grammar.points_back,
+            points_back=grammar.points_back + _against(seen, operation, frame, metrics),
             pair=grammar.pair,
+            count=count,
             again=grammar.again,
         )
 
@@ -585,6 +606,14 @@ def _operation(
         return "percent_change"
     if "change" in families:
         return "difference"
+    if (
+        not seen.isdisjoint(COMPARING)
+        and n_entities <= 1
+        and ((not n_metrics and frame.periods) or (n_metrics == 1 and len(frame.periods) == 2))
+    ):
+        # "How does that compare with 2023?": the figure the conversation is on, set against
+        # the named period: a change between the two.
+        return "difference"
     many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
     if not seen.isdisjoint(HIGHER_OR_LOWER) and (
         not seen.isdisjoint(WHICH) or ("than" in seen and many)
@@ -630,6 +659,16 @@ def _infix(
         if norms[i] == operators[0]:
             used[i] = True
     return INFIX[operators[0]]
+
+
+def _against(
+    seen: frozenset[str], operation: Operation | None, frame: TimeFrame, metrics: tuple[str, ...]
+) -> tuple[str, ...]:
+    """ "How does that compare with 2023?": the conversation's figure set against the one
+    named period; the session adds the period the conversation is on."""
+    if operation == "difference" and not metrics and len(frame.periods) == 1:
+        return ("against",) if not seen.isdisjoint(COMPARING) else ()
+    return ()
 
 
 def _percent_of(leftover: list[str]) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.arithmetic import ROLE_NOUNS, ROLES
-from engine.intent import Intent
+from engine.intent import Ambiguity, Intent
 from engine.text import normalise_word, words
 from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
@@ -80,6 +80,9 @@ class ConversationSession:
         metrics = intent.metrics
         if not metrics and follow:
             metrics = self._carry("metrics", carried, "metric")
+        if "against" in intent.points_back and len(metrics) > 1:
+            # "How does that compare with 2023?" after two figures: which one is "that".
+            return intent.with_(ambiguous=(Ambiguity("metric", metrics),)), ()
         operation = intent.operation or self._carried_operation(intent, carried, follow)
         periods = intent.periods
         pointed = "period" in intent.points_back
@@ -99,8 +102,13 @@ class ConversationSession:
                            for p in periods)  # fmt: skip
         elif intent.period_step and not periods:
             periods = self._stepped(intent.period_step, carried)
+        elif "against" in intent.points_back and len(periods) == 1:
+            periods = self._against(periods[0], carried)
         elif not periods and not intent.relative_last and (follow or not metrics or pointed):
-            periods = self._carry_periods(operation, carried)
+            # Set across companies ("the difference between them"), a change is taken in one
+            # period: the conversation's. "Those three years": as many periods as named.
+            across = len(entities) > 1 or len(metrics) > 1
+            periods = self._carry_periods(None if across else operation, carried, intent.count)
         resolved = intent.with_(
             entities=entities,
             metrics=metrics,
@@ -383,7 +391,11 @@ class ConversationSession:
             return last.intent.operation
         return None
 
-    def _carry_periods(self, operation: str | None, carried: list[Carried]) -> tuple[str, ...]:
+    def _carry_periods(
+        self, operation: str | None, carried: list[Carried], count: int = 0
+    ) -> tuple[str, ...]:
+        if operation in ("sum", "average") and count > 2:
+            return self._periods_asked(count, carried)
         if operation in _CHANGES or operation == "sum":
             return self._two_periods(carried)
         for number, turn in self._recent():
@@ -464,6 +476,36 @@ class ConversationSession:
         if len(picked) < 2:
             return ()
         picked = sorted(picked[:2], key=lambda item: period_sort_key(item[0]))
+        carried.extend(Carried("period", p, n, q) for p, n, q in picked)
+        return tuple(p for p, _, _ in picked)
+
+    def _against(self, named: str, carried: list[Carried]) -> tuple[str, ...]:
+        """The named period and the one the conversation is on (the latest its last question
+        asked), oldest first; the named one alone when the conversation is on it, or on none."""
+        for number, turn in self._recent():
+            if not turn.intent.periods:
+                continue
+            # After a comparison ("from FY2023 to FY2024"), its latest period is the one on.
+            other = max(turn.intent.periods, key=period_sort_key)
+            if other == named:
+                break
+            carried.append(Carried("period", other, number, turn.question))
+            return tuple(sorted((named, other), key=period_sort_key))
+        return (named,)
+
+    def _periods_asked(self, count: int, carried: list[Carried]) -> tuple[str, ...]:
+        """The last `count` periods the conversation asked about, oldest first; none when it
+        asked about fewer."""
+        picked: list[tuple[str, int, str]] = []
+        for number, turn in self._recent():
+            for period in sorted(turn.intent.periods, key=period_sort_key, reverse=True):
+                if period not in [p for p, _, _ in picked]:
+                    picked.append((period, number, turn.question))
+            if len(picked) >= count:
+                break
+        if len(picked) < count:
+            return ()
+        picked = sorted(picked[:count], key=lambda item: period_sort_key(item[0]))
         carried.extend(Carried("period", p, n, q) for p, n, q in picked)
         return tuple(p for p, _, _ in picked)
 
