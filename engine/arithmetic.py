@@ -361,10 +361,11 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
             used[i : i + 3] = [True, True, True]
 
 
+_COUNT_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
 COUNTS = {
-    **{normalise_word(w): n for n, w in enumerate("two three four five six seven eight nine ten".split(), 2)},
+    **{normalise_word(w): n for n, w in enumerate(_COUNT_WORDS, 2)},
     **{str(n): n for n in range(2, 11)},
-}  # fmt: skip
+}
 
 
 def counted(norms: Sequence[str]) -> int:
@@ -440,6 +441,7 @@ _OPERATION_HINTS = (
 
 def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | None:
     """Where the first denominator phrase ends, and whether it is a percent phrase."""
+    found: tuple[int, bool] | None = None
     for start in range(len(norms)):
         if norms[start] == "over" and not used[start] and _period_follows(norms, used, start + 1):
             used[start] = True  # "the net change over the 2008 value"
@@ -449,8 +451,11 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
             if end is not None:
                 for i in range(start, end):
                     used[i] = True
-                return end, bool(set(phrase) & PERCENT_WORDS)
-    return None
+                # Of two ("the proportion of X as a percentage of Y"), the last names the whole.
+                percent = bool(set(phrase) & PERCENT_WORDS) or bool(found and found[1])
+                found = (end, percent)
+                break
+    return found
 
 
 def _phrase_end(

@@ -236,10 +236,14 @@ class IntentParser:
             or _operation(seen, families, frame, len(entities), len(metrics))
         )
         periods = frame.periods
-        if frame.is_range and operation in AGGREGATES:
+        if frame.is_range and (
+            operation in AGGREGATES or (operation in ("ratio", "percent_of") and len(metrics) == 2)
+        ):
             periods = expand_range(periods[0], periods[-1])
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
+        if operation in ("ratio", "percent_of") and len(periods) > 1 and _outer(leftover, norms):
+            kind = "unsupported"  # "the average proportion of X in 2018 and 2019": composed
         if grammar.referent and operation and kind == "narrative" and seen.isdisjoint(NARRATIVE):
             # "that change in relation to this 2005 exercise price": the session checks the
             # unlinked words against the metric of the result it finds.
@@ -669,6 +673,20 @@ def _against(
     if operation == "difference" and not metrics and len(frame.periods) == 1:
         return ("against",) if not seen.isdisjoint(COMPARING) else ()
     return ()
+
+
+_SHARE_NOUNS = lexicon("proportion percentage percent share ratio portion")
+
+
+def _outer(leftover: list[str], norms: Sequence[str]) -> bool:
+    """An aggregate over shares ("the average proportion", "the total percentage"): a
+    second step the one-step share per period does not take."""
+    if any(word in AVERAGE or word in SUM_FOLLOW_UP for word in leftover):
+        return True
+    return any(
+        word == "total" and following in _SHARE_NOUNS
+        for word, following in zip(norms, [*norms[1:], ""], strict=True)
+    )
 
 
 def _percent_of(leftover: list[str]) -> bool:

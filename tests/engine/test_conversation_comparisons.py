@@ -80,7 +80,7 @@ def test_which_one_was_larger_and_the_difference_between_them() -> None:
 
 
 def test_the_average_and_the_sum_over_the_years_the_conversation_asked() -> None:
-    (*_, average, total), session = _conversation(
+    (*_, average, total), _ = _conversation(
         "Larkspur Inc revenue FY2021",
         "FY2022",
         "FY2023",
@@ -96,7 +96,7 @@ def test_the_average_and_the_sum_over_the_years_the_conversation_asked() -> None
 
 def test_the_same_follow_up_reads_the_same_after_a_restart() -> None:
     """A session rebuilt from stored intents (as askapp rebuilds it from stored turns)."""
-    answers, session = _conversation("Larkspur Inc revenue FY2021", "FY2022", "FY2023")
+    _, session = _conversation("Larkspur Inc revenue FY2021", "FY2022", "FY2023")
     rebuilt = ConversationSession(
         turns=[
             Remembered(t.question, Intent.from_dict(t.question, t.intent.to_dict()), t.answer_text,
