@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from askapp.models import Document, Fact, Feedback, Turn
+from askapp.models import Citation, Document, Fact, Feedback, Turn
 from askapp.selectors.reviews import Window
 from askapp.services.citations import source_pointer
 from engine import (
@@ -284,9 +284,13 @@ def figure_rows(turn: Turn) -> list[FigureRow]:
 
 
 def _fact_url(source_id: str) -> str:
+    """A fact's admin page; for a figure read from a passage's sentence (ADR 0041), the
+    provenance panel on this page, where the passage shows that sentence marked."""
     pointer = source_pointer({"id": source_id})
-    if pointer is None or pointer.fact_id is None:
+    if pointer is None:
         return ""
+    if pointer.fact_id is None:
+        return "#provenance" if pointer.kind == Citation.Kind.PASSAGE else ""
     return reverse("admin:askapp_fact_change", args=[pointer.fact_id])
 
 

@@ -1,6 +1,6 @@
 """Evaluate the engine on public financial QA sets, and on cases exported by reviewers.
 
-    python -m engine.evaluate tatqa|pacific|convfinqa|all [--data PATH] [--limit N]
+    python -m engine.evaluate tatqa|pacific|convfinqa|democonv|all [--data PATH] [--limit N]
                                                           [--show OUTCOME]
     python -m engine.evaluate cases FILE.jsonl   (needs a store: see askapp's evaluate_cases)
 

@@ -8,14 +8,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.evaluate import convfinqa, offtarget
+from engine.evaluate import convfinqa, democonv, offtarget
 from engine.evaluate.demo import demo_store
 from engine.evaluate.scoring import OUTCOMES, Scored, table
 from engine.evaluate.split import TUNE
 from engine.evaluate.tatqa import run_pacific, run_tatqa
 
 DATA = Path(__file__).resolve().parent.parent.parent / "data" / "eval"
-SETS = ("tatqa", "pacific", "convfinqa", "offtarget")
+SETS = ("tatqa", "pacific", "convfinqa", "democonv", "offtarget")
 
 
 def load_tatqa(data: Path = DATA) -> list[Mapping[str, Any]]:
@@ -29,6 +29,10 @@ def load_pacific(data: Path = DATA) -> list[Mapping[str, Any]]:
 def load_convfinqa(data: Path = DATA) -> list[Mapping[str, Any]]:
     path = data / "convfinqa" / "dialogues.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def load_democonv(data: Path = DATA) -> list[dict[str, Any]]:
+    return democonv.load_democonv(data / "democonv" / "conversations.jsonl")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -52,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "convfinqa" in chosen:
         results = convfinqa.run_convfinqa(load_convfinqa(args.data), limit=args.limit)
         _report("ConvFinQA", results, convfinqa.OUTCOMES, args.show)
+    if "democonv" in chosen:
+        results = democonv.run_democonv(load_democonv(args.data), limit=args.limit)
+        _report("Demo conversations (unseen, demo knowledge base)", results,
+                democonv.OUTCOMES, args.show, parts=_part_and_kind_rows)  # fmt: skip
     if "offtarget" in chosen:
         results = offtarget.run_offtarget(offtarget.load_offtarget(), demo_store(),
                                           limit=args.limit)  # fmt: skip

@@ -672,3 +672,27 @@ def test_an_answer_from_client_history_is_not_in_the_review_list() -> None:
     client, _ = reviewer_client()
 
     assert listed(client.get(reverse(CHANGELIST))) == {answer.pk}
+
+
+def test_a_figure_read_from_a_sentence_points_to_the_passage_that_states_it() -> None:
+    kb = knowledge_base()
+    document_upsert(
+        key="apple-leases",
+        title="Apple lease note",
+        body=(
+            "Apple's warehouse lease expense was $1.2 billion and $1.1 billion for 2023 and "
+            "2022, respectively."
+        ),
+        classification=Classification.PUBLIC,
+        entity=kb["apple"],
+        source="10-K 2023, note 9",
+    )
+    answer = ask("What was Apple's warehouse lease expense in 2022?")
+    client, _ = reviewer_client()
+
+    page = _page(client, answer)
+
+    (row,) = re.findall(r'<tr class="figure">(.*?)</tr>', _panel(page, "figures"), re.S)
+    assert "<td>1.1</td>" in row and "<td>billion</td>" in row and "<td>fact</td>" in row
+    assert 'href="#provenance"' in row  # the passage, its sentence marked, on this page
+    assert "warehouse lease expense" in _panel(page, "provenance")
