@@ -126,8 +126,8 @@ def expand(intent: Intent, measure: Measure | None) -> Intent | None:
     """A question for a measure as the computation of its two figures: in each period asked
     (every year of a range). None when it asks more of the measure than its value (a change
     in a margin, a margin beside another figure): the engine says so instead of guessing."""
-    if measure is None:
-        return intent
+    if measure is None or not intent.structured:
+        return intent  # "what explains the gross margin": a question for the documents
     if len(intent.metrics) != 1 or intent.operation not in (None, "trend"):
         return None
     periods = intent.periods

@@ -96,3 +96,10 @@ def test_no_measure_is_offered_from_a_figure_the_asker_may_not_see() -> None:
     assert "Revenue" not in answer.text  # a name only RESTRICTED material names
     assert "1000" not in answer.text and "1,000" not in answer.text
     assert all(s.id != "fact:1" for s in answer.sources)
+
+
+def test_a_question_about_why_a_margin_moved_goes_to_the_documents() -> None:
+    answer = _engine(*HELD).answer("Why did Osprey Mills' gross margin improve in FY2023?")
+
+    assert not [f for f in answer.figures if f.role == "share"]
+    assert "not held as a figure" not in answer.text
