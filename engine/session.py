@@ -109,6 +109,12 @@ class ConversationSession:
             # period: the conversation's. "Those three years": as many periods as named.
             across = len(entities) > 1 or len(metrics) > 1
             periods = self._carry_periods(None if across else operation, carried, intent.count)
+        elif not periods and intent.count:
+            periods = self._periods_asked(intent.count, carried)  # "for those two years"
+        elif not periods and not intent.relative_last and _in_one_period(operation, metrics):
+            # "And total liabilities?", "cost of sales as a % of revenue": a figure named with
+            # no period, right after an answer about one period, is asked in that period.
+            periods = self._period_just_answered(carried)
         resolved = intent.with_(
             entities=entities,
             metrics=metrics,
@@ -479,6 +485,17 @@ class ConversationSession:
         carried.extend(Carried("period", p, n, q) for p, n, q in picked)
         return tuple(p for p, _, _ in picked)
 
+    def _period_just_answered(self, carried: list[Carried]) -> tuple[str, ...]:
+        """The one period the last question asked, when it was answered; else none (a
+        question back then asks which)."""
+        if not self.turns:
+            return ()
+        last = self.turns[-1]
+        if last.status != "found" or len(last.intent.periods) != 1 or not last.intent.periods[0]:
+            return ()
+        carried.append(Carried("period", last.intent.periods[0], len(self.turns), last.question))
+        return last.intent.periods
+
     def _against(self, named: str, carried: list[Carried]) -> tuple[str, ...]:
         """The named period and the one the conversation is on (the latest its last question
         asked), oldest first; the named one alone when the conversation is on it, or on none."""
@@ -569,6 +586,11 @@ def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...]) -> bool:
     ("this 2005 exercise price" of "weighted average exercise price per share")."""
     held = {w for metric in metrics for w in words(metric)}
     return all(set(words(word)) <= held for word in loose)
+
+
+def _in_one_period(operation: str | None, metrics: tuple[str, ...]) -> bool:
+    """A lookup, or a figure set against another in one period (a share, a ratio)."""
+    return operation is None or (operation in ("ratio", "percent_of") and len(metrics) == 2)
 
 
 def _kind(

@@ -108,3 +108,21 @@ def test_the_same_follow_up_reads_the_same_after_a_restart() -> None:
     (average,), _ = _conversation("what was the average over the three years?", session=rebuilt)
 
     assert _computed(average).value == Decimal(330)
+
+
+def test_a_figure_named_without_a_period_is_asked_in_the_period_just_answered() -> None:
+    (_, other, share), _ = _conversation(
+        "What was Larkspur Inc's revenue in FY2023?",
+        "and operating expenses?",
+        "operating expenses as a percentage of revenue?",
+    )
+
+    assert [f.period for f in other.figures] == ["FY2023"]
+    assert [round(f.value, 2) for f in share.figures if f.role == "share"] == [Decimal("55.56")]
+
+
+def test_after_a_question_back_the_period_is_asked_again() -> None:
+    (asked, other), _ = _conversation("What was Larkspur Inc's revenue?", "and operating expenses?")
+
+    assert asked.status == "clarify"
+    assert other.status == "clarify" and not other.figures
