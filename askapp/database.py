@@ -22,6 +22,8 @@ from typing import Any
 
 from django.db import connection
 
+from askapp.lanes import lanes
+
 RETRY_AFTER_SECONDS = 1
 BUSY_MESSAGE = "The database is busy; try again in a moment."
 
@@ -57,11 +59,21 @@ class ConnectionReleasingProvider:
 
     def complete(self, messages: Sequence[Any], **kwargs: Any) -> Any:
         release_connection()
-        return self._provider.complete(messages, **kwargs)
+        with lanes().outside():  # an answer stream's slot is not held while the model thinks
+            return self._provider.complete(messages, **kwargs)
 
     def stream(self, messages: Sequence[Any]) -> Iterator[str]:
         release_connection()  # when the engine starts reading the answer, not before
-        yield from self._provider.stream(messages)
+        pieces = iter(self._provider.stream(messages))
+        try:
+            while True:
+                with lanes().outside():  # nor while it waits for the next piece
+                    piece = next(pieces, None)
+                if piece is None:
+                    return
+                yield piece
+        finally:
+            getattr(pieces, "close", lambda: None)()
 
     def __getattr__(self, name: str) -> Any:  # name, model, and whatever else it offers
         return getattr(self._provider, name)

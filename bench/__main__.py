@@ -3,6 +3,8 @@
     python -m bench                      the served product against the Django floor, SQLite,
                                          then 1,000 slow answer streams (bench/serving.py)
     python -m bench --postgres URL       the same on PostgreSQL (a fresh <name>_bench database)
+    python -m bench streams              the slow answer streams alone (bench/streams.py;
+                                         --streams, --pace, --hold, --postgres)
     python -m bench soak --postgres URL  50 clients in their own conversations for 10 minutes,
                                          once per connection setting (bench/soak.py)
     python -m bench profile              what one ask costs in-process, and a cProfile of it
@@ -33,7 +35,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         prog="python -m bench", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    modes = ("serve", "soak", "retrieval", "profile")
+    modes = ("serve", "streams", "soak", "retrieval", "profile")
     parser.add_argument("mode", nargs="?", default="serve", choices=modes)
     parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL server (any database "
                         "on it: the bench makes its own beside it)")  # fmt: skip
@@ -91,6 +93,12 @@ def main() -> None:
         from bench import serving
 
         low, high = (float(part) for part in args.hold.split(","))
+        if args.mode == "streams":
+            serving.streams_only(
+                template=template, folder=folder, postgres=args.postgres,
+                stream_count=args.streams, pace=args.pace, hold=(low, high),
+            )  # fmt: skip
+            return
         serving.run(
             template=template, folder=folder, postgres=args.postgres,
             seconds=args.seconds or 10, connections=args.connections, client=client,

@@ -14,6 +14,7 @@ import asyncio
 import dataclasses
 import os
 import subprocess
+import sys
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -24,10 +25,10 @@ import httpx
 from bench import load, procs, streams
 from bench.questions import LOOKUPS
 from project import serve
-from tests.fakes.openai_server import FakeOpenAIServer, slow, stream
 from tests.live import LiveServer, api_token, copy_database, postgres_demo_database
 
 CONVERSATION_TURNS = 200
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def uptime() -> str:
@@ -85,6 +86,27 @@ def run(
     print(f"load after: {uptime()}", flush=True)
     if stream_count:
         _streams(database, env, token, workers, stream_count, pace, hold)
+
+
+def streams_only(
+    *,
+    template: Path,
+    folder: Path,
+    postgres: str | None,
+    stream_count: int,
+    pace: float,
+    hold: tuple[float, float],
+) -> None:
+    """The slow-stream test alone (`python -m bench streams`)."""
+    workers = serve.web_concurrency()
+    env: dict[str, str] = {}
+    if postgres:
+        env["DATABASE_URL"] = postgres_demo_database(postgres, database_name(postgres, "bench"))
+    print(f"server: granian, workers={workers}; database: "
+          f"{'PostgreSQL' if postgres else 'SQLite'}", flush=True)  # fmt: skip
+    database = copy_database(template, folder / "askapp")
+    token = api_token(database, env=env)
+    _streams(database, env, token, workers, stream_count, pace, hold)
 
 
 def database_name(url: str, suffix: str) -> str:
@@ -169,27 +191,36 @@ def _streams(
     pace: float,
     hold: tuple[float, float],
 ) -> None:
-    print(f"\nslow streams: {count} answer streams opened {pace * 1000:.0f} ms apart, the model "
-          f"holding each {hold[0]:g}-{hold[1]:g} s", flush=True)  # fmt: skip
-    with FakeOpenAIServer() as model:
-        model.reply(stream(SLOW := streams.SLOW_ANSWER))  # the warm-up stream's, at once
-        model.reply(*[slow(s, stream(SLOW)) for s in streams.holds(count, *hold)])
+    print(f"\nslow streams: {count} answer streams opened {pace * 1000:g} ms apart, the model "
+          f"holding each {hold[0]:g}-{hold[1]:g} s; load: {uptime()}", flush=True)  # fmt: skip
+    model = subprocess.Popen(
+        [sys.executable, "-m", "bench.slowmodel", str(count), str(hold[0]), str(hold[1])],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert model.stdout is not None
+        base_url = model.stdout.readline().strip()
+        trace = database.parent.parent / "streams-trace.jsonl"
         stream_env = {
             **env,
             "ASKAPP_PROVIDER": "openai",
-            "ASKAPP_OPENAI_BASE_URL": model.base_url,
+            "ASKAPP_OPENAI_BASE_URL": base_url,
             "ASKAPP_OPENAI_API_KEY": "bench",
             "ASKAPP_OPENAI_MAX_RETRIES": "0",
             "ASKAPP_OPENAI_TIMEOUT": str(hold[1] * 3),
+            "ASKAPP_STREAM_TRACE": str(trace),
         }
         copy = copy_database(database, database.parent.parent / "streams")
         with LiveServer(database=copy, env=stream_env, workers=workers) as server:
             report = asyncio.run(
                 streams.slow_streams(
-                    server.url, token, streams=count, pace=pace, longest=hold[1],
-                    server_pid=server.pid,
+                    server.url, token, streams=count, pace=pace, server_pid=server.pid,
+                    model_pid=model.pid, trace=trace,
                 )
             )  # fmt: skip
+    finally:
+        model.kill()
+        model.wait()
     for line in report.lines():
         print(line)
-    print(f"load after the streams: {uptime()}", flush=True)
+    print(f"load when all were open: {report.load}; after the streams: {uptime()}", flush=True)

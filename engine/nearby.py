@@ -51,8 +51,8 @@ class Asker:
 
     def _questions(self, target: Intent) -> Iterable[str]:
         """The target phrased with each metric's name, then with its aliases in turn (a label
-        such as "Cash, cash equivalents and restricted cash" repeats words the parser leaves
-        unlinked; an alias may not)."""
+        such as "Net change in fair value" reads as the change of another line; an alias may
+        not)."""
         seen: set[str] = set()
         for names in self._namings(target.metrics):
             question = phrase(target.with_(metrics=names))

@@ -41,6 +41,7 @@ STOP = lexicon(
     get got can could would should will shall let know see find look up
     like level figure
     thousand thousands million millions billion billions dollar dollars
+    concerning regarding considering throughout
     """
 )
 # Words that never tell two line items apart. Smaller than STOP on purpose: "state" in
@@ -209,10 +210,14 @@ class IntentParser:
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
+        # A word of the one linked line item's labels, said again or in its other name
+        # ("net income ... to net income"), is not a word linked to nothing. With several
+        # line items linked, such a word may belong to a third one the question means.
+        linked = self._metric_keys(metrics) if len(metrics) == 1 else frozenset()
         for word, norm, taken in zip(texts, norms, used, strict=True):
             if not taken:
                 leftover.append(norm)
-                if norm not in NOT_CONTENT and not norm[0].isdigit():
+                if norm not in NOT_CONTENT and not norm[0].isdigit() and norm not in linked:
                     loose.append(word)
         qualifiers = (
             _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics), named)
@@ -539,18 +544,19 @@ def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
 def _join_compounds(
     text: str, norms: list[str], used: list[bool], label_words: frozenset[str]
 ) -> None:
-    """A hyphenated word a label writes as one ("non-vested" for "Nonvested"): the two parts
-    are read as that one word (the second part marked as taken)."""
-    if "-" not in text:
-        return
+    """Two words a label writes as one: hyphenated ("non-vested" for "Nonvested"), or
+    glued by the table's extraction ("cash provided" for "cashprovided"). The two parts are
+    read as that one word (the second part marked as taken)."""
     spans = [m.span() for m in TOKEN.finditer(text)]
     for i in range(len(norms) - 1):
-        if used[i] or used[i + 1] or text[spans[i][1] : spans[i + 1][0]] != "-":
+        between = text[spans[i][1] : spans[i + 1][0]]
+        if used[i] or used[i + 1] or between not in ("-", " "):
             continue
         joined = normalise_word(
             text[spans[i][0] : spans[i][1]] + text[spans[i + 1][0] : spans[i + 1][1]]
         )
-        if joined in label_words and not {norms[i], norms[i + 1]} <= label_words:
+        parts_held = {norms[i], norms[i + 1]} <= label_words
+        if joined in label_words and (between == " " or not parts_held):
             norms[i] = joined
             used[i + 1] = True
 

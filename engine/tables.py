@@ -34,7 +34,8 @@ _SCALES = (
 )
 _SPACED_DIGITS = re.compile(r"(?<=\d) (?=\d)")
 _GENERIC = {"total", "other", "subtotal", "net", "balance", "total net", "others", "all other"}
-_NOTE_MARK = re.compile(r"\s*\(\d\)|\s*\(\w\)$")
+# Footnote marks: "(1)", a closing "(a)", or a digit glued to the last word ("activities1").
+_NOTE_MARK = re.compile(r"\s*\(\d\)|\s*\(\w\)$|(?<=[a-z]{3})\d$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ async body on the event loop.
 
 import gc
 import os
+import sys
 
 import django
 
@@ -18,6 +19,10 @@ from django.conf import settings  # noqa: E402
 from project.handler import ThreadedASGIHandler  # noqa: E402
 
 application = ThreadedASGIHandler(threads=settings.ASKAPP_WEB_THREADS)
+# How long a thread may keep the interpreter lock while another waits for it. Python's 5 ms
+# made the event loop wait 5 ms behind each busy thread for every step of every request
+# (docs/adr/0045).
+sys.setswitchinterval(settings.ASKAPP_SWITCH_INTERVAL)
 # What start-up built (Django, the app, the engine and its OpenAI client) lives as long as the
 # process: out of the collector's way, a full collection during a request walks only what
 # requests made, instead of pausing an answer's first event for tens of milliseconds.

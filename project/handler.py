@@ -28,6 +28,8 @@ from django.core.handlers.base import BaseHandler
 from django.http import HttpResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
+from askapp import trace
+
 Scope = dict[str, Any]
 
 
@@ -42,6 +44,7 @@ class ThreadedASGIHandler(ASGIHandler):
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             raise ValueError(f"askapp serves HTTP only, not {scope['type']!r}")
+        trace.begin(scope)
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:  # the client left before its body arrived
@@ -55,6 +58,7 @@ class ThreadedASGIHandler(ASGIHandler):
 
     def _respond(self, scope: Scope, body_file: Any) -> HttpResponseBase:
         """The whole sync request cycle, in a pool thread."""
+        trace.stamp(trace.of(scope), "web")
         try:
             set_script_prefix(get_script_prefix(scope))
             signals.request_started.send(sender=self.__class__, scope=scope)

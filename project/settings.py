@@ -341,6 +341,12 @@ ASKAPP_WEB_THREADS = _int("ASKAPP_WEB_THREADS", serve.WEB_THREADS, minimum=1, ma
 # Answer streams run the engine in worker threads (docs/adr/0019, 0032); at most this many at
 # once per process. A stream beyond it waits, with keepalives, for a free thread.
 ASKAPP_STREAM_THREADS = _int("ASKAPP_STREAM_THREADS", 1024, minimum=1, maximum=4096)
+# Of those, how many may run Python at once per process; the others wait (first events
+# first) for a slot, and none is held while a stream waits on the model (askapp/lanes.py,
+# docs/adr/0045).
+ASKAPP_STREAM_RUNNING = _int("ASKAPP_STREAM_RUNNING", 2, minimum=1, maximum=256)
+# Seconds a served thread may hold the interpreter lock while another waits (project/asgi.py).
+ASKAPP_SWITCH_INTERVAL = _float("ASKAPP_SWITCH_INTERVAL", 0.0005, minimum=0.0001)
 # On a SQLite file database, an embedded tantivy index ranks passages (docs/adr/0018); the
 # database's FTS5 index answers when it is off. Its folder defaults to `<database>.search`.
 ASKAPP_SEARCH_ACCELERATOR = _bool("ASKAPP_SEARCH_ACCELERATOR", True)

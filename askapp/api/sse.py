@@ -32,9 +32,12 @@ from django.conf import settings
 from django.db import connections
 from rest_framework.renderers import JSONRenderer
 
+from askapp import trace as tracing
 from askapp.api.errors import error_body
 from askapp.api.serializers import ask_body, turn_body
 from askapp.errors import AskFailed
+from askapp.lanes import lanes
+from askapp.services import writeahead
 from askapp.services.asking import PreparedAsk, Stored, ask_events
 from engine import Event
 
@@ -105,7 +108,7 @@ def _pool() -> ThreadPoolExecutor:
 
 
 async def answer_frames_async(
-    prepared: PreparedAsk, *, keepalive: float | None = None
+    prepared: PreparedAsk, *, keepalive: float | None = None, trace: dict[str, Any] | None = None
 ) -> AsyncIterator[bytes]:
     """`answer_frames` run in a worker thread, its frames forwarded as they come, with a
     keepalive comment after every `keepalive` seconds of silence."""
@@ -123,15 +126,30 @@ async def answer_frames_async(
             gone.set()
 
     def produce() -> None:
+        tracing.use(trace)
+        tracing.stamp(trace, "thread")
+        running = lanes()
         try:
+            writeahead.store_question_first(prepared)  # committed with the others waiting
+            tracing.stamp(trace, "stored")
+            running.enter(first=True)
+            first = True
             for item in answer_frames(prepared):
+                tracing.stamp(trace, "meta")
                 hand_over(item)
+                if first:  # what follows the first event waits for others' first events
+                    first = False
+                    running.leave()
+                    running.enter()
         except Exception:
             logger.exception("an answer stream failed")
             hand_over(frame("error", error_body("internal_error", "The answer failed.")))
         finally:
+            running.leave()
             hand_over(_END)
             connections.close_all()  # this pool thread's own connections
+            tracing.use(None)
+            tracing.finish(trace, str(prepared.conversation.pk))
 
     _pool().submit(produce)
     try:
@@ -143,6 +161,7 @@ async def answer_frames_async(
                 continue
             if item is _END:
                 return
+            tracing.stamp(trace, "loop")
             yield item
     finally:
         gone.set()

@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from askapp import trace
 from askapp.api import sse
 from askapp.api.serializers import (
     AskErrorDoc,
@@ -161,7 +162,9 @@ class AskStreamView(APIView):
     def post(self, request: Request) -> StreamingHttpResponse:
         prepared = _prepare(request)
         if isinstance(request._request, ASGIRequest):
-            body: Any = sse.answer_frames_async(prepared)
+            record = trace.of(request._request.scope)
+            trace.stamp(record, "prepared")
+            body: Any = sse.answer_frames_async(prepared, trace=record)
         else:
             body = sse.answer_frames(prepared)
         response = StreamingHttpResponse(body, content_type="text/event-stream")

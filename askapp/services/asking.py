@@ -208,8 +208,14 @@ def _store_question_first(prepared: PreparedAsk) -> None:
     """A new conversation exists, with its question, before the engine runs: the stream's
     meta event names it, and if the process dies mid-answer the conversation stays readable
     with the question marked failed (status error, reason Interrupted) rather than lost."""
+    question = _interrupted_question(prepared)
+    _write(prepared, [question])
+    prepared.pending = question
+
+
+def _interrupted_question(prepared: PreparedAsk) -> Turn:
     provider = prepared.engine.provider
-    question = Turn(
+    return Turn(
         role=Turn.Role.USER,
         text=prepared.question,
         status=Turn.Status.ERROR,
@@ -217,8 +223,44 @@ def _store_question_first(prepared: PreparedAsk) -> None:
         provider=provider.name,
         model=provider.model,
     )
-    _write(prepared, [question])
-    prepared.pending = question
+
+
+ROWS_A_STATEMENT = 100  # well under SQLite's limit on a statement's parameters
+
+
+def store_questions_first(batch: Sequence[PreparedAsk]) -> None:
+    """What `ask_events` does first for a new conversation, for many asks in one transaction
+    (the answer streams' group commit, askapp/services/writeahead.py): each new conversation
+    with its client history and its question (status error, reason Interrupted), at the
+    positions `_write` would give them. Asks that continue a conversation are left alone;
+    afterwards each new one is as `_store_question_first` leaves it."""
+    new = [prepared for prepared in batch if prepared.is_new and prepared.pending is None]
+    conversations: list[Conversation] = []
+    turns: list[Turn] = []
+    questions: list[Turn] = []
+    for prepared in new:
+        question = _interrupted_question(prepared)
+        rows = [*prepared.client_history, question]
+        conversation = prepared.conversation
+        conversation.title = _title(prepared.question)
+        conversation.last_position = len(rows)
+        for position, turn in enumerate(rows, start=1):
+            turn.conversation = conversation
+            turn.position = position
+        conversations.append(conversation)
+        turns += rows
+        questions.append(question)
+    if not new:
+        return
+    with one_writer(), transaction.atomic(savepoint=False):
+        for start in range(0, len(conversations), ROWS_A_STATEMENT):
+            insert_new(conversations[start : start + ROWS_A_STATEMENT])
+        for start in range(0, len(turns), ROWS_A_STATEMENT):
+            insert_new(turns[start : start + ROWS_A_STATEMENT])
+    for prepared, question in zip(new, questions, strict=True):
+        prepared.is_new = False
+        prepared.client_history = []
+        prepared.pending = question
 
 
 def _fail(

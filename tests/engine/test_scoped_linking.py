@@ -154,3 +154,23 @@ def test_a_line_item_partly_named_beside_unknown_words_is_asked_back() -> None:
 
     assert read.metrics == ()
     assert read.ambiguous[0].choices == ("Net cash used for financing activities",)
+
+
+def test_a_line_named_but_for_its_date_is_taken_from_the_scoped_companys_own_labels() -> None:
+    held = {
+        "Cedar Yards": ("Backlog at year-end", "Order intake"),
+        "Dune Marine": ("Backlog", "Backlog at year-end"),
+    }
+    store = InMemoryStore(
+        entities=[Term(name) for name in held],
+        metrics=[Term(m) for m in sorted({m for ms in held.values() for m in ms})],
+    )
+    parser = IntentParser(store.vocabulary())
+
+    def parse(scope: str):  # type: ignore[no-untyped-def]
+        return parser.parse(
+            "What was the backlog in 2022?", scope=scope, held_by=lambda e: frozenset(held[e])
+        )
+
+    assert parse("Cedar Yards").metrics == ("Backlog at year-end",)
+    assert parse("Dune Marine").metrics == ("Backlog",)

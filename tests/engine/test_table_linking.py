@@ -16,9 +16,12 @@ PORT = "Gull Harbour Ferries"
 
 def _page(rows: list[list[str]]) -> InMemoryStore:
     facts = read_table(rows, scale="thousand")
+    aliases: dict[str, set[str]] = {}
+    for fact in facts:
+        aliases.setdefault(fact.metric, set()).update(fact.aliases)
     return InMemoryStore(
         entities=[Term(PORT)],
-        metrics=[Term(name) for name in dict.fromkeys(f.metric for f in facts)],
+        metrics=[Term(name, tuple(sorted(names))) for name, names in aliases.items()],
         facts=[
             Fact(f"fact:{i}", PORT, f.metric, f.period, f.value, f.unit)
             for i, f in enumerate(facts)
@@ -130,3 +133,35 @@ def test_a_line_named_but_for_a_word_of_its_own_is_still_asked_back() -> None:
 
     assert answer.status == "clarify"
     assert not answer.figures
+
+
+def test_prepositions_around_the_figure_are_not_words_of_it() -> None:
+    answer = _ask(ROLL_FORWARD, "Regarding additions throughout 2032, what was the amount?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [40]
+
+
+CASH_FLOWS = _page(
+    [
+        ["", "2032", "2031"],
+        ["Net cashprovided by ferry operations1", "77", "70"],
+        ["Net cash provided by (used in):", "", ""],
+        ["Operating activities", "(426)", "310"],
+        ["Financing activities", "5,798", "3,624"],
+    ]
+)
+
+
+def test_a_line_asked_for_by_its_sections_words_is_found() -> None:
+    answer = _ask(CASH_FLOWS, "How much cash was provided by operating activities in 2032?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [-426]
+
+
+def test_words_a_table_glued_together_are_met() -> None:
+    answer = _ask(CASH_FLOWS, "What was the net cash provided by ferry operations in 2031?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [70]

@@ -189,3 +189,12 @@ def test_twin_columns_with_days_glued_to_their_years_are_named_by_their_dates() 
     assert facts[("Pilot index november 17", "FY2031")] == Decimal("100")
     assert facts[("Pilot index december 31", "FY2031")] == Decimal("98")
     assert facts[("Pilot index", "FY2032")] == Decimal("120")
+
+
+def test_a_footnote_digit_glued_to_a_label_is_dropped() -> None:
+    rows = [["", "2032"], ["Cash used in dredging activities2", "12"], ["Tier 1 capital", "9"]]
+
+    assert _by_key(rows) == {
+        ("Cash used in dredging activities", "FY2032"): Decimal("12"),
+        ("Tier 1 capital", "FY2032"): Decimal("9"),
+    }
