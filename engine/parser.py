@@ -247,7 +247,11 @@ class IntentParser:
             periods = expand_range(periods[0], periods[-1])
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
-        if operation in ("ratio", "percent_of") and len(periods) > 1 and _outer(leftover, norms):
+        if (
+            operation in ("ratio", "percent_of")
+            and (len(periods) > 1 or count)
+            and _outer(leftover, norms)
+        ):
             kind = "unsupported"  # "the average proportion of X in 2018 and 2019": composed
         if grammar.referent and operation and kind == "narrative" and seen.isdisjoint(NARRATIVE):
             # "that change in relation to this 2005 exercise price": the session checks the
