@@ -210,8 +210,9 @@ class _Run:
     carried: tuple[Carried, ...] = ()
     emitted: list[str] = field(default_factory=list)
     read: FromSentences | None = None  # an answer a sentence's figure gives (ADR 0041)
-    # The figures a named measure is computed from ("gross margin"): told to the model, so it
-    # fetches them; not slots carried from any earlier question.
+    # The figures a named measure is computed from ("gross margin"). With the plan's own
+    # figures otherwise, they are told to the model, so it fetches what the engine read
+    # (a short name among a company's own line items, say), not what it reads itself.
     needs: tuple[str, ...] = ()
 
     def events(self) -> Iterator[Event]:
@@ -334,7 +335,7 @@ class _Run:
         _run_tool_loop(
             self.question, self.engine.provider, toolbox,
             history=self.history, carried=self.carried, limits=self.engine.limits,
-            needs=self.needs,
+            needs=self.needs or plan.intent.metrics,
         )  # fmt: skip
         rendered = render(plan, toolbox.facts, self._results())
         if rendered.status == "not_found" and self._read(plan.intent):

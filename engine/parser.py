@@ -21,6 +21,7 @@ from typing import Literal, cast
 from engine import arithmetic
 from engine.cache import PerVocabulary
 from engine.intent import Ambiguity, Intent, Kind, Operation
+from engine.measures import MEASURES
 from engine.text import TOKEN, lexicon, normalise_word, words
 from engine.timeframe import TimeFrame, expand_range, read_timeframe
 from engine.types import Term, Vocabulary
@@ -39,11 +40,13 @@ STOP = lexicon(
     jan feb mar apr jun jul aug sep sept oct nov dec
     approximately approx roughly around just only also so any some
     get got can could would should will shall let know see find look up
-    like level figure
+    like level figure ok okay
     thousand thousands million millions billion billions dollar dollars
     concerning regarding considering throughout
     """
 )
+# Measures computed from two figures (engine/measures.py) link only when named in full.
+WHOLE_ONLY = frozenset(m.name for m in MEASURES)
 # Words that never tell two line items apart. Smaller than STOP on purpose: "state" in
 # "State income tax" or "total" in "Total assets" are part of what a label means.
 LABEL_STOP = lexicon(
@@ -56,8 +59,8 @@ SOFT = lexicon("total consolidated reported overall aggregate group net")
 PERCENT = arithmetic.PERCENT_WORDS
 CHANGE = lexicon(
     """change changed difference differ increase increased decrease decreased increment
-    decline declined rise rose fall fell drop dropped grow grew gain gained variance
-    movement move moved shrink shrank"""
+    decline declined rise rose fall fell drop dropped grow grew grown gain gained variance
+    movement move moved shrink shrank shrunk"""
 )
 GROWTH = lexicon("growth cagr")
 RATIO = lexicon("ratio proportion divided quotient multiple")
@@ -139,6 +142,11 @@ class _Label:
     metric: str
     keys: frozenset[str]
     weight: float
+    # Words only inside brackets ("(non-current)"): they qualify the name, a question may
+    # leave them out. The head: the last word outside brackets ("equity" of "Stockholders'
+    # equity").
+    optional: frozenset[str] = frozenset()
+    head: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,7 +441,38 @@ class IntentParser:
         found = self._held_by_one(candidates, positions, used, index, question_words, norms)
         if found is None and content and content != question_words:
             found = self._held_by_one(candidates, positions, used, index, content, norms)
+        if (found is None or found[1]) and len(content) >= 2:
+            # Two line items each named in part ("liabilities over assets"): each word group
+            # one line item, or nothing.
+            trial = list(used)
+            each = self._each_in_part(candidates, positions, trial, index, content, norms)
+            if each is not None:
+                used[:] = trial
+                return each
         return found or ((), (), [])
+
+    def _each_in_part(
+        self,
+        candidates: set[int],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        index: _Index,
+        content: frozenset[str],
+        norms: Sequence[str],
+    ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
+        """Every content word taken, one at a time, by the one line item it alone names."""
+        linked: list[tuple[tuple[int, int], str]] = []
+        for word in sorted(content, key=lambda w: positions[w][0]):
+            if any(used[i] for i in positions[word]):
+                continue
+            one = self._held_by_one(candidates, positions, used, index, frozenset({word}), norms)
+            if one is None or one[1] or not one[0] or not one[2]:
+                return None
+            linked.append((one[2][0], one[0][0]))
+        metrics = [metric for _, metric in sorted(linked)]
+        if len(set(metrics)) < 2:
+            return None
+        return tuple(metrics), (), [spot for spot, _ in sorted(linked)]
 
     def _held_by_one(
         self,
@@ -444,14 +483,25 @@ class IntentParser:
         question_words: frozenset[str],
         norms: Sequence[str],
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
-        holders = [index.labels[c] for c in candidates if question_words <= index.labels[c].keys]
+        holders = [
+            index.labels[c]
+            for c in candidates
+            if question_words <= index.labels[c].keys and index.labels[c].metric not in WHOLE_ONLY
+        ]
         names = sorted({label.metric for label in holders})
-        # One line item holds every word: taken when what it adds is soft ("total") or weighs
-        # less than what was named ("net cash from financing activities" for "net cash used
-        # for financing activities"); else asked back, as a tie would be.
-        if len(names) == 1 and all(
-            _only_soft(label.keys - question_words) or index.share(label, question_words) >= MOST
-            for label in holders
+        scoped = index is not self._index
+        # One line item holds every word: taken when what it adds is soft ("total"), only
+        # bracketed ("(non-current)"), or weighs less than what was named ("net cash from
+        # financing activities" for "net cash used for financing activities"); among one
+        # company's own line items, also when the question names its head ("equity" for
+        # "Stockholders' equity"). Else asked back, as a tie would be.
+        if len(names) == 1 and (
+            all(
+                _only_soft(label.keys - question_words)
+                or index.share(label, question_words) >= MOST
+                for label in holders
+            )
+            or (scoped and any(_named_enough(label, question_words) for label in holders))
         ):
             spot = _claim(question_words, positions, used, norms)
             return (names[0],), (), [spot] if spot else []
@@ -461,6 +511,12 @@ class IntentParser:
                     used[i] = True
             return (), (Ambiguity("metric", tuple(names)),), []
         return None
+
+
+def _named_enough(label: _Label, named: frozenset[str]) -> bool:
+    """Among one company's own line items: its head named ("equity"), or all of it but
+    soft and bracketed words ("long-term debt" for "Long-term debt (non-current)")."""
+    return label.head in named or _only_soft(label.keys - named - label.optional)
 
 
 def _free_again(keys: frozenset[str], positions: dict[str, list[int]], used: list[bool]) -> bool:
@@ -806,15 +862,20 @@ def _entity_index(vocabulary: Vocabulary) -> dict[str, list[EntityKey]]:
     return dict(keys)
 
 
+_BRACKETED = re.compile(r"\([^)]*\)")
+
+
 def _metric_index(terms: Sequence[Term]) -> _Index:
-    raw: list[tuple[str, frozenset[str]]] = []
+    raw: list[tuple[str, frozenset[str], frozenset[str], str]] = []
     for term in terms:
         for label in dict.fromkeys((term.name, *term.aliases)):
             keys = frozenset(w for w in words(label) if w not in LABEL_STOP)
+            outside = [w for w in words(_BRACKETED.sub(" ", label)) if w not in LABEL_STOP]
             if keys:
-                raw.append((term.name, keys))
+                head = outside[-1] if outside else ""
+                raw.append((term.name, keys, keys - frozenset(outside), head))
     frequency: dict[str, int] = defaultdict(int)
-    for _, keys in raw:
+    for _, keys, _, _ in raw:
         for word in keys:
             frequency[word] += 1
     count = max(len(raw), 1)
@@ -824,8 +885,10 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
             metric=metric,
             keys=keys,
             weight=sum(idf[w] for w in keys),
+            optional=optional,
+            head=head,
         )
-        for metric, keys in raw
+        for metric, keys, optional, head in raw
     ]
     by_word: dict[str, list[int]] = defaultdict(list)
     for index, item in enumerate(labels):
