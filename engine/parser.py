@@ -248,6 +248,8 @@ class IntentParser:
             or infix
             or _operation(seen, families, frame, len(entities), len(metrics))
         )
+        if operation is None and count and not seen.isdisjoint(SUM):
+            operation = "sum"  # "the total for the three years"
         periods = frame.periods
         if frame.is_range and (
             operation in AGGREGATES or (operation in ("ratio", "percent_of") and len(metrics) == 2)

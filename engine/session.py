@@ -400,8 +400,8 @@ class ConversationSession:
     def _carry_periods(
         self, operation: str | None, carried: list[Carried], count: int = 0
     ) -> tuple[str, ...]:
-        if operation in ("sum", "average") and count > 2:
-            return self._periods_asked(count, carried)
+        if count >= 2:
+            return self._periods_asked(count, carried)  # "those three years"
         if operation in _CHANGES or operation == "sum":
             return self._two_periods(carried)
         for number, turn in self._recent():

@@ -126,3 +126,11 @@ def test_after_a_question_back_the_period_is_asked_again() -> None:
 
     assert asked.status == "clarify"
     assert other.status == "clarify" and not other.figures
+
+
+def test_the_total_for_the_years_the_conversation_asked() -> None:
+    (*_, total), _ = _conversation(
+        "Larkspur Inc revenue FY2021", "FY2022", "FY2023", "what's the total for the three years"
+    )
+
+    assert _computed(total).value == Decimal(990)

@@ -75,3 +75,9 @@ def test_without_a_company_in_view_a_short_name_is_still_asked_about() -> None:
 
     assert answer.status == "clarify"
     assert not answer.figures
+
+
+def test_a_ratio_keeps_the_order_asked_even_with_a_total_first() -> None:
+    answer = _ask("assets over equity in FY2024")
+
+    assert [f.value for f in answer.figures if f.role == "ratio"] == [Decimal("2.5")]
