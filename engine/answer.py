@@ -27,6 +27,14 @@ from engine.errors import ANSWERED_FAILURES, ProviderError
 from engine.gate import SecurityGate
 from engine.grounding import Grounder, cites, sentences, states_figure
 from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
+from engine.measures import (
+    cannot_expand,
+    expand,
+    held_with,
+    measure_of,
+    not_offered,
+    with_measures,
+)
 from engine.names import unknown_companies, unknown_company_text
 from engine.narrative import Pipeline, default_pipeline
 from engine.nearby import PERIOD_CHOICES, visible
@@ -202,6 +210,10 @@ class _Run:
     carried: tuple[Carried, ...] = ()
     emitted: list[str] = field(default_factory=list)
     read: FromSentences | None = None  # an answer a sentence's figure gives (ADR 0041)
+    # The figures a named measure is computed from ("gross margin"). With the plan's own
+    # figures otherwise, they are told to the model, so it fetches what the engine read
+    # (a short name among a company's own line items, say), not what it reads itself.
+    needs: tuple[str, ...] = ()
 
     def events(self) -> Iterator[Event]:
         screen = self.engine.gate.screen(self.question)
@@ -225,9 +237,12 @@ class _Run:
         # question: not linked, never offered as a choice, never the only company.
         vocabulary = visible_vocabulary(store.vocabulary(), self.clearance)
         scope = self.session.scope if self.session is not None else None
-        intent = self.engine.parser_for(vocabulary).parse(
-            self.question, scope=scope, held_by=self._held_by(vocabulary)
+        # Named measures computed from two figures ("gross margin") link too (engine/measures).
+        linkable = with_measures(vocabulary)
+        intent = self.engine.parser_for(linkable.vocabulary).parse(
+            self.question, scope=scope, held_by=self._held_by(vocabulary, linkable.measures)
         )
+        intent = not_offered(intent, linkable.measures)
         unknown = unknown_companies(self.question, vocabulary, store, self.clearance)
         if unknown:
             # Before the session or a scope can fill in a company: the question names one.
@@ -237,6 +252,16 @@ class _Run:
             return
         if self.session is not None:
             intent, self.carried = self.session.resolve(intent)
+        measure = measure_of(intent, linkable.measures)
+        expanded = expand(intent, measure)
+        if expanded is None:
+            self.intent = intent
+            yield self._meta()
+            yield from self._finish("clarify", cannot_expand(measure))  # type: ignore[arg-type]
+            return
+        if measure is not None:
+            self.needs = measure.operands
+        intent = expanded
         if not intent.entities and len(vocabulary.entities) == 1 and intent.kind != "unsupported":
             only = vocabulary.entities[0].name
             intent = intent.with_(entities=(only,))
@@ -262,9 +287,13 @@ class _Run:
             elif isinstance(plan, Reply):
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)
             else:
+                if measure is not None:
+                    plan = replace(plan, note=measure.says)
                 yield from self._structured(plan, vocabulary)
 
-    def _held_by(self, vocabulary: Vocabulary) -> Callable[[str], frozenset[str]] | None:
+    def _held_by(
+        self, vocabulary: Vocabulary, measures: frozenset[str] = frozenset()
+    ) -> Callable[[str], frozenset[str]] | None:
         """The metrics held for a company, as this asker may see them: what the parser links
         a scoped question's words against first (ADR 0025). None with one company."""
         if len(vocabulary.entities) < 2:
@@ -272,7 +301,8 @@ class _Run:
         store, clearance = self.engine.store, self.clearance
 
         def held_by(entity: str) -> frozenset[str]:
-            return frozenset(h.metric for h in visible(store.holdings(entity=entity), clearance))
+            held = frozenset(h.metric for h in visible(store.holdings(entity=entity), clearance))
+            return held_with(held, measures)
 
         return held_by
 
@@ -305,6 +335,7 @@ class _Run:
         _run_tool_loop(
             self.question, self.engine.provider, toolbox,
             history=self.history, carried=self.carried, limits=self.engine.limits,
+            needs=self.needs or plan.intent.metrics,
         )  # fmt: skip
         rendered = render(plan, toolbox.facts, self._results())
         if rendered.status == "not_found" and rendered.missing and self._results():
@@ -519,11 +550,12 @@ def _run_tool_loop(
     history: list[dict[str, str]],
     carried: tuple[Carried, ...],
     limits: Limits,
+    needs: tuple[str, ...] = (),
 ) -> None:
     """Let the provider call tools until it answers or runs out of steps. The evidence is
     what `toolbox` keeps; the provider's own words are not used."""
     messages: list[Message] = [
-        {"role": "system", "content": structured_system(carried)},
+        {"role": "system", "content": structured_system(carried, needs)},
         *history,
         {"role": "user", "content": question},
     ]

@@ -355,7 +355,7 @@ def _asks_value(norms: Sequence[str], used: list[bool]) -> bool:
 
 _NET = normalise_word("net")
 _ONE = frozenset({"one", normalise_word("ones")})
-_ONE_AFTER = lexicon("total other same former latter")
+_ONE_AFTER = lexicon("total other same former latter which")
 _RATE_OF = lexicon("growth change increase decrease")
 _EACH = lexicon("per each every a")
 _PAIR_NOUNS = lexicon("values years periods amounts figures dates numbers")
@@ -377,13 +377,40 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
             if after in ("", "in", "for", "of", "and", "combined", "together"):
                 used[i : i + 2] = [True, True]  # "the sum of the two": the figures on hand
         if (
-            norm in ("these", "those", "both", "the")
-            and following == "two"
+            norm in ("these", "those", "both", "the", "all", "last")
+            and following in COUNTS
             and i + 2 < len(norms)
             and norms[i + 2] in _PAIR_NOUNS
+            and not _describes_a_span(norms, i + 3)
             and not any(used[i : i + 3])
         ):
             used[i : i + 3] = [True, True, True]
+
+
+_COUNT_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+COUNTS = {
+    **{normalise_word(w): n for n, w in enumerate(_COUNT_WORDS, 2)},
+    **{str(n): n for n in range(2, 11)},
+}
+
+
+def counted(norms: Sequence[str]) -> int:
+    """How many figures "those three years" or "the last 4 periods" name (0: none)."""
+    for i in range(len(norms) - 2):
+        if (
+            norms[i] in ("these", "those", "both", "the", "all", "last")
+            and norms[i + 1] in COUNTS
+            and norms[i + 2] in _PAIR_NOUNS
+            and not _describes_a_span(norms, i + 3)
+        ):
+            return COUNTS[norms[i + 1]]
+    return 0
+
+
+def _describes_a_span(norms: Sequence[str], at: int) -> bool:
+    """ "The 3 year period from 2017 to 2019" describes the range it names, it points at no
+    figures the conversation gave."""
+    return at < len(norms) and norms[at] in _TIME_NOUNS
 
 
 _MINUS = lexicon("less minus")
@@ -478,6 +505,7 @@ _OPERATION_HINTS = (
 
 def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | None:
     """Where the first denominator phrase ends, and whether it is a percent phrase."""
+    found: tuple[int, bool] | None = None
     for start in range(len(norms)):
         over = norms[start] == "over" and not used[start]
         if over and (_period_follows(norms, used, start + 1) or _figure_over(norms, start)):
@@ -488,8 +516,11 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
             if end is not None:
                 for i in range(start, end):
                     used[i] = True
-                return end, bool(set(phrase) & PERCENT_WORDS)
-    return None
+                # Of two ("the proportion of X as a percentage of Y"), the last names the whole.
+                percent = bool(set(phrase) & PERCENT_WORDS) or bool(found and found[1])
+                found = (end, percent)
+                break
+    return found
 
 
 # Words after "over" that make it a span of time, not a division ("over the years").

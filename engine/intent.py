@@ -59,6 +59,7 @@ class Intent(NamedTuple):
     points_back: tuple[str, ...] = ()  # "period" ("that same year"), "figure" ("that income")
     pair: tuple[str, ...] = ()  # two earlier figures named at once, part first ("first", "second")
     again: str = ""  # "this percentage in 2006": an earlier calculation's role, asked again
+    count: int = 0  # "those three years": how many of the conversation's periods are meant
 
     def with_(self, **changes: Any) -> Intent:
         return self._replace(**changes)
@@ -91,6 +92,7 @@ class Intent(NamedTuple):
             "points_back": list(self.points_back),
             "pair": list(self.pair),
             "again": self.again,
+            "count": self.count,
         }
 
     @classmethod
@@ -121,4 +123,5 @@ class Intent(NamedTuple):
             points_back=tuple(str(p) for p in data.get("points_back", ())),
             pair=tuple(str(p) for p in data.get("pair", ())),
             again=str(data.get("again") or ""),
+            count=int(data.get("count") or 0),
         )

@@ -9,6 +9,7 @@ decide, and when two labels tie it reports an ambiguity instead of guessing.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import defaultdict
@@ -20,6 +21,7 @@ from typing import Literal, cast
 from engine import arithmetic
 from engine.cache import PerVocabulary
 from engine.intent import Ambiguity, Intent, Kind, Operation
+from engine.measures import MEASURES
 from engine.text import TOKEN, lexicon, normalise_word, words
 from engine.timeframe import TimeFrame, expand_range, read_timeframe
 from engine.types import Term, Vocabulary
@@ -38,11 +40,13 @@ STOP = lexicon(
     jan feb mar apr jun jul aug sep sept oct nov dec
     approximately approx roughly around just only also so any some
     get got can could would should will shall let know see find look up
-    like level figure
+    like level figure ok okay
     thousand thousands million millions billion billions dollar dollars
     concerning regarding considering throughout
     """
 )
+# Measures computed from two figures (engine/measures.py) link only when named in full.
+WHOLE_ONLY = frozenset(m.name for m in MEASURES)
 # Words that never tell two line items apart. Smaller than STOP on purpose: "state" in
 # "State income tax" or "total" in "Total assets" are part of what a label means.
 LABEL_STOP = lexicon(
@@ -55,8 +59,8 @@ SOFT = lexicon("total consolidated reported overall aggregate group net")
 PERCENT = arithmetic.PERCENT_WORDS
 CHANGE = lexicon(
     """change changed difference differ increase increased decrease decreased increment
-    decline declined rise rose fall fell drop dropped grow grew gain gained variance
-    movement move moved shrink shrank"""
+    decline declined rise rose fall fell drop dropped grow grew grown gain gained variance
+    movement move moved shrink shrank shrunk"""
 )
 GROWTH = lexicon("growth cagr")
 RATIO = lexicon("ratio proportion divided quotient multiple")
@@ -87,7 +91,25 @@ UNSUPPORTED = lexicon(
 AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
 COUNTING = lexicon("year time period quarter")
 OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | LOWER | TREND
-NOT_CONTENT = STOP | OPERATION_WORDS | NARRATIVE | frozenset({"$", "&", "%"})
+# Verbs a question may wrap a figure in ("how much did it earn in net income", "what share
+# of revenue went to R&D"): they name no line item and narrow none.
+PLAIN_VERBS = lexicon(
+    """earn earned earns earning make made makes making spend spent spends spending
+    go went goes come came comes bring brought brings generate generated generates
+    report reported achieve achieved deliver delivered"""
+)
+# Words that set figures side by side; they name none ("how does that compare with 2023").
+COMPARING = lexicon("compare compares compared comparison versus vs against")
+# Of those, the verb of "how does that compare with 2023" is no content word; "as compared to"
+# keeps counting as one, as it always has (two such words send a question to the documents).
+NOT_CONTENT = (
+    STOP
+    | OPERATION_WORDS
+    | NARRATIVE
+    | PLAIN_VERBS
+    | lexicon("compare compares versus vs")
+    | frozenset({"$", "&", "%"})
+)
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
 OPERATION_ONLY = OPERATION_WORDS | SOFT | lexicon("portion")
 CHANGE_OR_GROWTH = CHANGE | GROWTH
@@ -120,6 +142,11 @@ class _Label:
     metric: str
     keys: frozenset[str]
     weight: float
+    # Words only inside brackets ("(non-current)"): they qualify the name, a question may
+    # leave them out. The head: the last word outside brackets ("equity" of "Stockholders'
+    # equity").
+    optional: frozenset[str] = frozenset()
+    head: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,13 +196,25 @@ class IntentParser:
         norms = list(map(normalise_word, texts))
         frame = read_timeframe(text)
         used = _period_mask(text, texts, frame)
+        before = list(used)
         entities = self._link_entities(texts, norms, used)
+        named = frozenset(i for i, taken in enumerate(used) if taken and not before[i])
         topic = _topic(texts, norms, used)
         company = entities[0] if len(entities) == 1 else (scope if not entities else None)
         own = self._own_index(held_by(company)) if company and held_by else None
         _join_compounds(text, norms, used, self._index.words)
         grammar = arithmetic.read(norms, used)
+        count = arithmetic.counted(norms)
+        unlinked = list(used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
+        if count and all(
+            norms[i] in OPERATION_ONLY for i, taken in enumerate(used) if taken and not unlinked[i]
+        ):
+            # "The average over those three years" asks of figures the conversation gave; its
+            # operation word names no line item ("weighted-average shares").
+            used[:] = unlinked
+            metrics, ambiguous, metric_spans = (), (), []
+        infix = _infix(norms, used, metric_spans) if not grammar.operation else None
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
@@ -189,7 +228,7 @@ class IntentParser:
                 if norm not in NOT_CONTENT and not norm[0].isdigit() and norm not in linked:
                     loose.append(word)
         qualifiers = (
-            _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics))
+            _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics), named)
             if metric_spans
             else ()
         )
@@ -204,14 +243,26 @@ class IntentParser:
             ambiguous, metrics, qualifiers = (Ambiguity("metric", metrics),), (), ()
         seen = frozenset(leftover)
         families = _operations(leftover, seen)
-        operation = cast(Operation | None, grammar.operation) or _operation(
-            seen, families, frame, len(entities), len(metrics)
+        operation = (
+            cast(Operation | None, grammar.operation)
+            or infix
+            or _operation(seen, families, frame, len(entities), len(metrics))
         )
+        if operation is None and count and not seen.isdisjoint(SUM):
+            operation = "sum"  # "the total for the three years"
         periods = frame.periods
-        if frame.is_range and operation in AGGREGATES:
+        if frame.is_range and (
+            operation in AGGREGATES or (operation in ("ratio", "percent_of") and len(metrics) == 2)
+        ):
             periods = expand_range(periods[0], periods[-1])
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
+        if (
+            operation in ("ratio", "percent_of")
+            and (len(periods) > 1 or count)
+            and _outer(leftover, norms)
+        ):
+            kind = "unsupported"  # "the average proportion of X in 2018 and 2019": composed
         if grammar.referent and operation and kind == "narrative" and seen.isdisjoint(NARRATIVE):
             # "that change in relation to this 2005 exercise price": the session checks the
             # unlinked words against the metric of the result it finds.
@@ -238,8 +289,9 @@ class IntentParser:
             constants=grammar.constants,
             nested=grammar.nested,
             asks_value=grammar.value,
-            points_back=grammar.points_back,
+            points_back=grammar.points_back + _against(seen, operation, frame, metrics),
             pair=grammar.pair,
+            count=count,
             again=grammar.again,
         )
 
@@ -329,11 +381,15 @@ class IntentParser:
         # asks for a change in X, not also for a line "Net change" (ADR 0025).
         named = [label for label in full if not label.keys <= OPERATION_ONLY]
         if full:
-            return self._take_full(named or full, positions, used)
-        return self._take_partial(candidates, positions, used, index)
+            return self._take_full(named or full, positions, used, norms)
+        return self._take_partial(candidates, positions, used, index, norms)
 
     def _take_full(
-        self, full: list[_Label], positions: dict[str, list[int]], used: list[bool]
+        self,
+        full: list[_Label],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        norms: Sequence[str],
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         full.sort(key=_longest_first)
         metrics: list[str] = []
@@ -347,9 +403,18 @@ class IntentParser:
             if rival is not None:
                 ambiguous.append(Ambiguity("metric", (rival.metric, label.metric)))
                 continue
-            if any(label.keys <= t.keys for t in taken):
-                continue  # every word of it belongs to a longer label already taken
-            spot = _claim(label.keys, positions, used)
+            if any(label.keys <= t.keys for t in taken) and not _free_again(
+                label.keys, positions, used
+            ):
+                # Every word of it belongs to a longer label already taken; unless the
+                # question names it again on its own ("revenue less cost of revenue").
+                continue
+            if not _free_again(label.keys, positions, used) and any(
+                other.metric == label.metric and _free_again(other.keys, positions, used)
+                for other in full
+            ):
+                continue  # another name of it needs no word a figure already took
+            spot = _claim(label.keys, positions, used, norms)
             if spot is None:
                 continue
             taken.append(label)
@@ -366,6 +431,7 @@ class IntentParser:
         positions: dict[str, list[int]],
         used: list[bool],
         index: _Index,
+        norms: Sequence[str],
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         """No label is named in full. One label holding every metric word, missing only soft
         words ("total"), is taken; several labels holding them are a question back. When no
@@ -374,10 +440,41 @@ class IntentParser:
         content = question_words - OPERATION_ONLY
         if not question_words:
             return (), (), []
-        found = self._held_by_one(candidates, positions, used, index, question_words)
+        found = self._held_by_one(candidates, positions, used, index, question_words, norms)
         if found is None and content and content != question_words:
-            found = self._held_by_one(candidates, positions, used, index, content)
+            found = self._held_by_one(candidates, positions, used, index, content, norms)
+        if (found is None or found[1]) and len(content) >= 2:
+            # Two line items each named in part ("liabilities over assets"): each word group
+            # one line item, or nothing.
+            trial = list(used)
+            each = self._each_in_part(candidates, positions, trial, index, content, norms)
+            if each is not None:
+                used[:] = trial
+                return each
         return found or ((), (), [])
+
+    def _each_in_part(
+        self,
+        candidates: set[int],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        index: _Index,
+        content: frozenset[str],
+        norms: Sequence[str],
+    ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
+        """Every content word taken, one at a time, by the one line item it alone names."""
+        linked: list[tuple[tuple[int, int], str]] = []
+        for word in sorted(content, key=lambda w: positions[w][0]):
+            if any(used[i] for i in positions[word]):
+                continue
+            one = self._held_by_one(candidates, positions, used, index, frozenset({word}), norms)
+            if one is None or one[1] or not one[0] or not one[2]:
+                return None
+            linked.append((one[2][0], one[0][0]))
+        metrics = [metric for _, metric in sorted(linked)]
+        if len(set(metrics)) < 2:
+            return None
+        return tuple(metrics), (), [spot for spot, _ in sorted(linked)]
 
     def _held_by_one(
         self,
@@ -386,17 +483,29 @@ class IntentParser:
         used: list[bool],
         index: _Index,
         question_words: frozenset[str],
+        norms: Sequence[str],
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
-        holders = [index.labels[c] for c in candidates if question_words <= index.labels[c].keys]
+        holders = [
+            index.labels[c]
+            for c in candidates
+            if question_words <= index.labels[c].keys and index.labels[c].metric not in WHOLE_ONLY
+        ]
         names = sorted({label.metric for label in holders})
-        # One line item holds every word: taken when what it adds is soft ("total") or weighs
-        # less than what was named ("net cash from financing activities" for "net cash used
-        # for financing activities"); else asked back, as a tie would be.
-        if len(names) == 1 and all(
-            _only_soft(label.keys - question_words) or index.share(label, question_words) >= MOST
-            for label in holders
+        scoped = index is not self._index
+        # One line item holds every word: taken when what it adds is soft ("total"), only
+        # bracketed ("(non-current)"), or weighs less than what was named ("net cash from
+        # financing activities" for "net cash used for financing activities"); among one
+        # company's own line items, also when the question names its head ("equity" for
+        # "Stockholders' equity"). Else asked back, as a tie would be.
+        if len(names) == 1 and (
+            all(
+                _only_soft(label.keys - question_words)
+                or index.share(label, question_words) >= MOST
+                for label in holders
+            )
+            or (scoped and any(_named_enough(label, question_words) for label in holders))
         ):
-            spot = _claim(question_words, positions, used)
+            spot = _claim(question_words, positions, used, norms)
             return (names[0],), (), [spot] if spot else []
         if 1 <= len(names) <= 6:
             for word in question_words:
@@ -404,6 +513,22 @@ class IntentParser:
                     used[i] = True
             return (), (Ambiguity("metric", tuple(names)),), []
         return None
+
+
+def _named_enough(label: _Label, named: frozenset[str]) -> bool:
+    """Among one company's own line items: its head named ("equity"), or all of it but
+    soft and bracketed words ("long-term debt" for "Long-term debt (non-current)")."""
+    return label.head in named or _only_soft(label.keys - named - label.optional)
+
+
+def _free_again(keys: frozenset[str], positions: dict[str, list[int]], used: list[bool]) -> bool:
+    return all(any(not used[i] for i in positions.get(key, ())) for key in keys)
+
+
+def _only_soft(unnamed: frozenset[str]) -> bool:
+    """Label words a question may leave out: soft ones ("total") and those of a date
+    ("at year-end", "December 31": a day is one or two digits)."""
+    return all(w in SOFT or w in STOP or (w.isdigit() and len(w) <= 2) for w in unnamed)
 
 
 def _whole_last(
@@ -420,18 +545,12 @@ def _whole_last(
     return (*(m for m in metrics if m != whole), whole)
 
 
-def _only_soft(unnamed: frozenset[str]) -> bool:
-    """Label words a question may leave out: soft ones ("total") and those of a date
-    ("at year-end", "December 31": a day is one or two digits)."""
-    return all(w in SOFT or w in STOP or (w.isdigit() and len(w) <= 2) for w in unnamed)
-
-
 def _longest_first(label: _Label) -> tuple[int, float, str]:
     return -len(label.keys), -label.weight, label.metric
 
 
 def _claim(
-    keys: frozenset[str], positions: dict[str, list[int]], used: list[bool]
+    keys: frozenset[str], positions: dict[str, list[int]], used: list[bool], norms: Sequence[str]
 ) -> tuple[int, int] | None:
     """Mark the label's words as used, choosing the tightest cluster when a word repeats."""
     spots = [positions.get(key) for key in keys]
@@ -453,13 +572,28 @@ def _claim(
         return None
     anchor_key = min(free, key=lambda k: len(free[k]))
     best: list[int] = []
+    best_key: tuple[int, int] = (0, 0)
     for anchor in free[anchor_key]:
-        chosen = [min(free[k], key=lambda i: abs(i - anchor)) for k in keys]
-        if not best or max(chosen) - min(chosen) < max(best) - min(best):
-            best = chosen
+        nearest = [_nearest(free[k], anchor) for k in keys]
+        for chosen in itertools.product(*nearest):
+            # The tightest cluster, and among equally tight ones the one with no other word
+            # inside ("revenue less cost of revenue": cost of revenue is the last three).
+            key = (max(chosen) - min(chosen), _intruders(chosen, norms))
+            if not best or key < best_key:
+                best, best_key = list(chosen), key
     for i in best:
         used[i] = True
     return min(best), max(best)
+
+
+def _nearest(found: list[int], anchor: int) -> list[int]:
+    closest = min(abs(i - anchor) for i in found)
+    return [i for i in found if abs(i - anchor) == closest]
+
+
+def _intruders(chosen: Sequence[int], norms: Sequence[str]) -> int:
+    inside = set(range(min(chosen), max(chosen) + 1)) - set(chosen)
+    return sum(1 for i in inside if norms[i] not in LABEL_STOP)
 
 
 def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
@@ -544,11 +678,22 @@ def _operation(
         return "percent_change"
     if "change" in families:
         return "difference"
-    if not seen.isdisjoint(HIGHER_OR_LOWER) and not seen.isdisjoint(WHICH):
+    if (
+        not seen.isdisjoint(COMPARING)
+        and n_entities <= 1
+        and ((not n_metrics and frame.periods) or (n_metrics == 1 and len(frame.periods) == 2))
+    ):
+        # "How does that compare with 2023?": the figure the conversation is on, set against
+        # the named period: a change between the two.
+        return "difference"
+    many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
+    if not seen.isdisjoint(HIGHER_OR_LOWER) and (
+        not seen.isdisjoint(WHICH) or ("than" in seen and many)
+    ):
+        # "which was larger", and "was A greater than B?": the comparison answers both.
         return "higher" if not seen.isdisjoint(HIGHER) else "lower"
     if percent:
         return "percent_change"
-    many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
     if not seen.isdisjoint(SUM) and many:
         return "sum"
     if not seen.isdisjoint(SUM_FOLLOW_UP) and not frame.periods and not n_metrics:
@@ -558,6 +703,58 @@ def _operation(
     # A bare range ("revenue from 2021 to 2023") names no operation: the plan lists it as a
     # trend, while a follow-up may still take the operation of the question it continues.
     return None
+
+
+# An operator word standing between two named figures: "operating cash flow less capital
+# expenditure" is a difference, "total liabilities over total assets" a ratio.
+INFIX: dict[str, Operation] = {
+    **dict.fromkeys(lexicon("less minus"), "difference"),
+    normalise_word("plus"): "sum",
+    normalise_word("times"): "product",
+    normalise_word("over"): "ratio",
+}
+
+
+def _infix(
+    norms: Sequence[str], used: list[bool], spans: Sequence[tuple[int, int]]
+) -> Operation | None:
+    """The operation of one operator word between the first two linked figures, when the
+    words between them are that word and filler only (a figure's company may stand there)."""
+    if len(spans) != 2:
+        return None
+    between = range(spans[0][1] + 1, spans[1][0])
+    operators = [norms[i] for i in between if not used[i] and norms[i] in INFIX]
+    rest = [norms[i] for i in between if not used[i] and norms[i] not in INFIX]
+    if len(operators) != 1 or any(word not in STOP for word in rest):
+        return None
+    for i in between:
+        if norms[i] == operators[0]:
+            used[i] = True
+    return INFIX[operators[0]]
+
+
+def _against(
+    seen: frozenset[str], operation: Operation | None, frame: TimeFrame, metrics: tuple[str, ...]
+) -> tuple[str, ...]:
+    """ "How does that compare with 2023?": the conversation's figure set against the one
+    named period; the session adds the period the conversation is on."""
+    if operation == "difference" and not metrics and len(frame.periods) == 1:
+        return ("against",) if not seen.isdisjoint(COMPARING) else ()
+    return ()
+
+
+_SHARE_NOUNS = lexicon("proportion percentage percent share ratio portion")
+
+
+def _outer(leftover: list[str], norms: Sequence[str]) -> bool:
+    """An aggregate over shares ("the average proportion", "the total percentage"): a
+    second step the one-step share per period does not take."""
+    if any(word in AVERAGE or word in SUM_FOLLOW_UP for word in leftover):
+        return True
+    return any(
+        word == "total" and following in _SHARE_NOUNS
+        for word, following in zip(norms, [*norms[1:], ""], strict=True)
+    )
 
 
 def _percent_of(leftover: list[str]) -> bool:
@@ -623,6 +820,7 @@ def _qualifiers(
     used: list[bool],
     spans: list[tuple[int, int]],
     metric_keys: frozenset[str],
+    named: frozenset[int],
 ) -> tuple[str, ...]:
     """Unlinked words right beside a linked metric ("services revenue"): the question may
     mean a narrower line item than the one we hold, so the engine must not answer blindly."""
@@ -630,11 +828,16 @@ def _qualifiers(
     for start, end in spans:
         for step in (-1, 1):
             i = start - 1 if step < 0 else end + 1
-            while 0 <= i < len(norms) and norms[i] in STOP and abs(i - start) <= 3:
+            # Past filler, a plain verb and the company's name: "revenue did Apple generate
+            # from services" still asks for services revenue.
+            while 0 <= i < len(norms) and (
+                (norms[i] in STOP and abs(i - start) <= 3)
+                or ((norms[i] in PLAIN_VERBS or i in named) and abs(i - start) <= 5)
+            ):
                 i += step
             if 0 <= i < len(norms) and not used[i]:
                 word = norms[i]
-                if _is_content(word) and word not in metric_keys and len(word) > 1:
+                if _is_content(word) and word not in metric_keys | WHICH and len(word) > 1:
                     found.append(texts[i])
     return tuple(dict.fromkeys(found))
 
@@ -661,15 +864,20 @@ def _entity_index(vocabulary: Vocabulary) -> dict[str, list[EntityKey]]:
     return dict(keys)
 
 
+_BRACKETED = re.compile(r"\([^)]*\)")
+
+
 def _metric_index(terms: Sequence[Term]) -> _Index:
-    raw: list[tuple[str, frozenset[str]]] = []
+    raw: list[tuple[str, frozenset[str], frozenset[str], str]] = []
     for term in terms:
         for label in dict.fromkeys((term.name, *term.aliases)):
             keys = frozenset(w for w in words(label) if w not in LABEL_STOP)
+            outside = [w for w in words(_BRACKETED.sub(" ", label)) if w not in LABEL_STOP]
             if keys:
-                raw.append((term.name, keys))
+                head = outside[-1] if outside else ""
+                raw.append((term.name, keys, keys - frozenset(outside), head))
     frequency: dict[str, int] = defaultdict(int)
-    for _, keys in raw:
+    for _, keys, _, _ in raw:
         for word in keys:
             frequency[word] += 1
     count = max(len(raw), 1)
@@ -679,8 +887,10 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
             metric=metric,
             keys=keys,
             weight=sum(idf[w] for w in keys),
+            optional=optional,
+            head=head,
         )
-        for metric, keys in raw
+        for metric, keys, optional, head in raw
     ]
     by_word: dict[str, list[int]] = defaultdict(list)
     for index, item in enumerate(labels):

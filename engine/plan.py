@@ -310,7 +310,8 @@ def _ask_period(intent: Intent, held: Held, asking: _Asking) -> Reply:
 
 
 def _plan(intent: Intent, periods: Sequence[str], held: Held, note: str = "") -> Plan:
-    if intent.operation in ("ratio", "percent_of"):
+    if intent.operation == "percent_of":
+        # A share's whole is its total; a ratio keeps the order asked ("assets over equity").
         intent = intent.with_(metrics=_denominator_last(intent.metrics))
     slots = tuple(
         Slot(entity, metric, period)

@@ -212,25 +212,49 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
 
 
 def _ratio(plan: Plan, facts: list[Fact]) -> Rendered:
+    """One figure over another; over several periods, one ratio a period ("net income as a
+    percentage of revenue in FY2022 and FY2023"), never one period's part over another's whole."""
     notes = _Citations()
-    first, second = facts[0], facts[-1]
-    result = compute("ratio", [first, second])
-    if result is None or len(facts) != 2:
-        return _cannot_combine(first, second)
-    value, unit = result
-    if plan.operation == "percent_of":
-        value, unit = value * 100, PERCENT_UNIT
+    pairs = _pairs_by_period(plan, facts)
+    if pairs is None:
+        return _cannot_combine(facts[0], facts[-1])
     what = "share" if plan.operation == "percent_of" else "ratio"
-    role = "share" if plan.operation == "percent_of" else "ratio"
-    shown = notes.computed(
-        f"{_label(first)} / {_label(second)}", value, unit, (first, second), role
-    )
-    sentence = (
-        f"The {what} of {_label(first)} ({format_value(first.value, first.unit)} "
-        f"{notes.cite(first)}) to {_label(second)} ({format_value(second.value, second.unit)} "
-        f"{notes.cite(second)}) is {shown}."
-    )
-    return _done(notes, [sentence], plan.note)
+    sentences = []
+    for first, second in pairs:
+        result = compute("ratio", [first, second])
+        if result is None:
+            return _cannot_combine(first, second)
+        value, unit = result
+        if plan.operation == "percent_of":
+            value, unit = value * 100, PERCENT_UNIT
+        shown = notes.computed(
+            f"{_label(first)} / {_label(second)}", value, unit, (first, second), what
+        )
+        sentences.append(
+            f"The {what} of {_label(first)} ({format_value(first.value, first.unit)} "
+            f"{notes.cite(first)}) to {_label(second)} "
+            f"({format_value(second.value, second.unit)} {notes.cite(second)}) is {shown}."
+        )
+    return _done(notes, sentences, plan.note)
+
+
+def _pairs_by_period(plan: Plan, facts: list[Fact]) -> list[tuple[Fact, Fact]] | None:
+    """(part, whole) in each period, the part being the plan's first series; None unless
+    the facts are two series with both held in every period."""
+    if len(facts) == 2:
+        return [(facts[0], facts[1])]
+    series = list(dict.fromkeys((slot.entity, slot.metric) for slot in plan.slots))
+    periods = list(dict.fromkeys(slot.period for slot in plan.slots))
+    held = {(f.entity, f.metric, f.period): f for f in facts}
+    if len(series) != 2:
+        return None
+    pairs = []
+    for period in periods:
+        part, whole = (held.get((*one, period)) for one in series)
+        if part is None or whole is None:
+            return None
+        pairs.append((part, whole))
+    return pairs
 
 
 def _aggregate(plan: Plan, facts: list[Fact]) -> Rendered:

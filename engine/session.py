@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.arithmetic import ROLE_NOUNS, ROLES
-from engine.intent import Intent
+from engine.intent import Ambiguity, Intent
 from engine.text import normalise_word, words
 from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
@@ -89,6 +89,9 @@ class ConversationSession:
             ), tuple(carried)
         if not metrics and follow:
             metrics = self._carry("metrics", carried, "metric")
+        if "against" in intent.points_back and len(metrics) > 1:
+            # "How does that compare with 2023?" after two figures: which one is "that".
+            return intent.with_(ambiguous=(Ambiguity("metric", metrics),)), ()
         operation = intent.operation or self._carried_operation(intent, carried, follow)
         periods = intent.periods
         pointed = "period" in intent.points_back
@@ -108,12 +111,25 @@ class ConversationSession:
                            for p in periods)  # fmt: skip
         elif intent.period_step and not periods:
             periods = self._stepped(intent.period_step, carried)
+        elif "against" in intent.points_back and len(periods) == 1:
+            periods = self._against(periods[0], carried)
         elif not periods and "periods" in intent.points_back and operation not in _SHARES:
             periods = self._two_periods(carried)  # "in those two years", "both years"
         elif not periods and _counted(intent) and operation not in _SHARES:
             periods = self._periods_on_hand(_counted(intent), carried)  # "all 3 years"
         elif not periods and not intent.relative_last and (follow or not metrics or pointed):
-            periods = self._carry_periods(operation, carried, metrics)
+            # Set across companies ("the difference between them"), a change is taken in one
+            # period: the conversation's. "Those three years": as many periods as named.
+            across = len(entities) > 1 or len(metrics) > 1
+            periods = self._carry_periods(
+                None if across else operation, carried, metrics, intent.count
+            )
+        elif not periods and intent.count:
+            periods = self._periods_asked(intent.count, carried)  # "for those two years"
+        elif not periods and not intent.relative_last and _in_one_period(operation, metrics):
+            # "And total liabilities?", "cost of sales as a % of revenue": a figure named with
+            # no period, right after an answer about one period, is asked in that period.
+            periods = self._period_just_answered(carried)
         resolved = intent.with_(
             entities=entities,
             metrics=metrics,
@@ -408,8 +424,14 @@ class ConversationSession:
         return None
 
     def _carry_periods(
-        self, operation: str | None, carried: list[Carried], metrics: tuple[str, ...] = ()
+        self,
+        operation: str | None,
+        carried: list[Carried],
+        metrics: tuple[str, ...] = (),
+        count: int = 0,
     ) -> tuple[str, ...]:
+        if count >= 2:
+            return self._periods_asked(count, carried)  # "those three years"
         every = self._every_period(carried) if operation in ("sum", "average") else ()
         if every:
             return every
@@ -565,6 +587,47 @@ class ConversationSession:
         carried.extend(Carried("period", p, n, q) for p, n, q in picked)
         return tuple(p for p, _, _ in picked)
 
+    def _period_just_answered(self, carried: list[Carried]) -> tuple[str, ...]:
+        """The one period the last question asked, when it was answered; else none (a
+        question back then asks which)."""
+        if not self.turns:
+            return ()
+        last = self.turns[-1]
+        if last.status != "found" or len(last.intent.periods) != 1 or not last.intent.periods[0]:
+            return ()
+        carried.append(Carried("period", last.intent.periods[0], len(self.turns), last.question))
+        return last.intent.periods
+
+    def _against(self, named: str, carried: list[Carried]) -> tuple[str, ...]:
+        """The named period and the one the conversation is on (the latest its last question
+        asked), oldest first; the named one alone when the conversation is on it, or on none."""
+        for number, turn in self._recent():
+            if not turn.intent.periods:
+                continue
+            # After a comparison ("from FY2023 to FY2024"), its latest period is the one on.
+            other = max(turn.intent.periods, key=period_sort_key)
+            if other == named:
+                break
+            carried.append(Carried("period", other, number, turn.question))
+            return tuple(sorted((named, other), key=period_sort_key))
+        return (named,)
+
+    def _periods_asked(self, count: int, carried: list[Carried]) -> tuple[str, ...]:
+        """The last `count` periods the conversation asked about, oldest first; none when it
+        asked about fewer."""
+        picked: list[tuple[str, int, str]] = []
+        for number, turn in self._recent():
+            for period in sorted(turn.intent.periods, key=period_sort_key, reverse=True):
+                if period not in [p for p, _, _ in picked]:
+                    picked.append((period, number, turn.question))
+            if len(picked) >= count:
+                break
+        if len(picked) < count:
+            return ()
+        picked = sorted(picked[:count], key=lambda item: period_sort_key(item[0]))
+        carried.extend(Carried("period", p, n, q) for p, n, q in picked)
+        return tuple(p for p, _, _ in picked)
+
     def _recent(self) -> Iterable[tuple[int, Remembered]]:
         for index in range(len(self.turns) - 1, -1, -1):
             yield index + 1, self.turns[index]
@@ -632,6 +695,11 @@ def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...]) -> bool:
     ("this 2005 exercise price" of "weighted average exercise price per share")."""
     held = {w for metric in metrics for w in words(metric)}
     return all(set(words(word)) <= held for word in loose)
+
+
+def _in_one_period(operation: str | None, metrics: tuple[str, ...]) -> bool:
+    """A lookup, or a figure set against another in one period (a share, a ratio)."""
+    return operation is None or (operation in ("ratio", "percent_of") and len(metrics) == 2)
 
 
 def _kind(

@@ -21,7 +21,13 @@ from typing import Any, NamedTuple
 from engine.gate import SecurityGate
 from engine.parser import STOP, parser_for
 from engine.passages import is_item, is_prose, quotable, sentences, years
-from engine.prompts import QuotedPassage, carried_slots, quoted_passages, split_narrative_message
+from engine.prompts import (
+    QuotedPassage,
+    carried_slots,
+    needed_metrics,
+    quoted_passages,
+    split_narrative_message,
+)
 from engine.providers.base import Completion, Message, ToolCall, ToolSchema
 from engine.topic import Topic, is_change, question_topic, root, text_words
 from engine.types import Term, Vocabulary
@@ -69,20 +75,25 @@ class MockProvider:
         if "get_facts" in results:
             return Completion(content="Here are the figures the knowledge base holds.")
         names = json.loads(results["find_names"])
-        calls = self._fact_calls(question, names, carried_slots(_system(messages)))
+        system = _system(messages)
+        calls = self._fact_calls(question, names, carried_slots(system), needed_metrics(system))
         if not calls:
             return Completion(content="I could not tell which figures the question needs.")
         return Completion(content=None, tool_calls=tuple(calls))
 
     def _fact_calls(
-        self, question: str, names: Mapping[str, Any], carried: Mapping[str, Any]
+        self,
+        question: str,
+        names: Mapping[str, Any],
+        carried: Mapping[str, Any],
+        needed: tuple[str, ...] = (),
     ) -> list[ToolCall]:
         vocabulary = _vocabulary(names)
         intent = parser_for(vocabulary).parse(question)
         entities = intent.entities or tuple(carried.get("entities", ()))
         if not entities and len(vocabulary.entities) == 1:
             entities = (vocabulary.entities[0].name,)
-        metrics = intent.metrics or tuple(carried.get("metrics", ()))
+        metrics = needed or intent.metrics or tuple(carried.get("metrics", ()))
         # A range ("from FY2019 to FY2021") is every year between, not its two ends: the
         # whole series is fetched, as for a calculation.
         plain_lookup = (

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from engine.answer import Limits
-from engine.prompts import STRUCTURED_SYSTEM
+from engine.prompts import structured_system
 from engine.providers.openai_compat import OpenAICompatibleProvider
 from engine.types import Source
 from tests.demo_store import demo_store
@@ -62,7 +62,7 @@ def _apple_fy2023() -> Any:
 
 def _system_and_question(question: str = QUESTION) -> list[dict[str, Any]]:
     return [
-        {"role": "system", "content": STRUCTURED_SYSTEM},
+        {"role": "system", "content": structured_system((), ("Revenue",))},
         {"role": "user", "content": question},
     ]
 
@@ -436,7 +436,8 @@ def test_every_request_is_system_then_history_then_the_question_last_among_users
     ask(QUESTION, demo_store(), provider, history=history)
 
     opening = [
-        {"role": "system", "content": STRUCTURED_SYSTEM},
+        # The system prompt names the figures the engine read the question to need.
+        {"role": "system", "content": structured_system((), ("Revenue",))},
         *as_messages,
         {"role": "user", "content": QUESTION},
     ]

@@ -1,0 +1,146 @@
+"""Measures an analyst asks for by name that a knowledge base holds as two figures.
+
+A margin is a profit over revenue; free cash flow is operating cash flow less capital
+expenditure; a return is net income over what earned it. When the asker may see both figures
+and the knowledge base holds no line item of that name itself, the parser may link the name
+(`with_measures`), and the answer computes it from the two facts (`expand`): each figure
+cited, the computed one with its formula, and a note saying what the measure is. Nothing
+here is a held figure, so nothing here is ever offered as one.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+
+from engine.intent import Intent, Operation
+from engine.timeframe import expand_range
+from engine.types import Term, Vocabulary
+
+
+@dataclass(frozen=True, slots=True)
+class Measure:
+    name: str
+    aliases: tuple[str, ...]
+    operation: Operation  # "percent_of": part over whole; "difference": first less second
+    operands: tuple[str, str]  # the metrics it is computed from, as the vocabulary names them
+    says: str  # what it is, in the answer's note
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+MEASURES = (
+    Measure("Gross margin", ("gross profit margin",), "percent_of", ("Gross profit", "Revenue"),
+            "gross margin is gross profit as a percentage of revenue"),
+    Measure("Operating margin", ("operating profit margin", "operating income margin"),
+            "percent_of", ("Operating income", "Revenue"),
+            "operating margin is operating income as a percentage of revenue"),
+    Measure("Net margin", ("net profit margin", "profit margin", "net income margin"),
+            "percent_of", ("Net income", "Revenue"),
+            "net margin is net income as a percentage of revenue"),
+    Measure("Free cash flow", ("FCF",), "difference",
+            ("Operating cash flow", "Capital expenditure"),
+            "free cash flow is operating cash flow less capital expenditure"),
+    Measure("Return on assets", ("ROA",), "percent_of", ("Net income", "Total assets"),
+            "return on assets is net income as a percentage of total assets at the year end"),
+    Measure("Return on equity", ("ROE",), "percent_of", ("Net income", "Stockholders' equity"),
+            "return on equity is net income as a percentage of stockholders' equity at the "
+            "year end"),
+)  # fmt: skip
+_BY_NAME = {m.name: m for m in MEASURES}
+
+
+def measures_in(vocabulary: Vocabulary) -> tuple[Measure, ...]:
+    """The measures whose two figures the vocabulary names, and that no line item of its own
+    is called (a report's "Gross margin" row is that row, not our formula)."""
+    metrics = {t.name for t in vocabulary.metrics}
+    taken = {name.casefold() for t in vocabulary.metrics for name in (t.name, *t.aliases)}
+    return tuple(
+        m
+        for m in MEASURES
+        if set(m.operands) <= metrics and not any(n.casefold() in taken for n in m.names)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Linkable:
+    """The vocabulary the parser links against (the asker's, with the measures it allows),
+    and the names of those measures."""
+
+    vocabulary: Vocabulary
+    measures: frozenset[str]
+
+
+_CACHE: OrderedDict[str, Linkable] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def with_measures(vocabulary: Vocabulary) -> Linkable:
+    """The asker's vocabulary with the measures it allows, worked out once per version."""
+    if vocabulary.version:
+        with _LOCK:
+            if vocabulary.version in _CACHE:
+                return _CACHE[vocabulary.version]
+    found = measures_in(vocabulary)
+    linkable = Linkable(vocabulary, frozenset())
+    if found:
+        terms = tuple(Term(m.name, m.aliases) for m in found)
+        version = f"{vocabulary.version}+measures" if vocabulary.version else ""
+        extended = replace(vocabulary, metrics=(*vocabulary.metrics, *terms), version=version)
+        linkable = Linkable(extended, frozenset(m.name for m in found))
+    if vocabulary.version:
+        with _LOCK:
+            _CACHE[vocabulary.version] = linkable
+            while len(_CACHE) > 64:
+                _CACHE.popitem(last=False)
+    return linkable
+
+
+def held_with(held: frozenset[str], allowed: frozenset[str]) -> frozenset[str]:
+    """A company's held metrics, with the allowed measures both of whose figures it holds."""
+    return held | {m for m in allowed if set(_BY_NAME[m].operands) <= held}
+
+
+def not_offered(intent: Intent, allowed: frozenset[str]) -> Intent:
+    """A question back offers held figures only: a measure whose name merely shares a word
+    ("income" in "net income margin") is no choice."""
+    if not allowed or not intent.ambiguous:
+        return intent
+    kept = []
+    for ambiguity in intent.ambiguous:
+        choices = tuple(c for c in ambiguity.choices if c not in allowed)
+        if choices:
+            kept.append(replace(ambiguity, choices=choices))
+    return intent.with_(ambiguous=tuple(kept))
+
+
+def measure_of(intent: Intent, allowed: frozenset[str]) -> Measure | None:
+    """The measure a question asks for, among those its vocabulary allows."""
+    return next((_BY_NAME[m] for m in intent.metrics if m in allowed), None)
+
+
+def expand(intent: Intent, measure: Measure | None) -> Intent | None:
+    """A question for a measure as the computation of its two figures: in each period asked
+    (every year of a range). None when it asks more of the measure than its value (a change
+    in a margin, a margin beside another figure): the engine says so instead of guessing."""
+    if measure is None or not intent.structured:
+        return intent  # "what explains the gross margin": a question for the documents
+    if len(intent.metrics) != 1 or intent.operation not in (None, "trend"):
+        return None
+    periods = intent.periods
+    if intent.period_range and len(periods) >= 2:
+        periods = expand_range(periods[0], periods[-1])
+    return intent.with_(
+        metrics=measure.operands, operation=measure.operation, kind="comparison", periods=periods
+    )
+
+
+def cannot_expand(measure: Measure) -> str:
+    first, second = measure.operands
+    return (
+        f"{measure.name} is not held as a figure: {measure.says}. I can give it for each "
+        f"period you name, or the change in {first} or {second}."
+    )
