@@ -125,7 +125,7 @@ class ConversationSession:
                 None if across else operation, carried, metrics, intent.count
             )
         elif not periods and intent.count:
-            periods = self._periods_asked(intent.count, carried)  # "for those two years"
+            periods = self._periods_on_hand(intent.count, carried)  # "for those two years"
         elif not periods and not intent.relative_last and _in_one_period(operation, metrics):
             # "And total liabilities?", "cost of sales as a % of revenue": a figure named with
             # no period, right after an answer about one period, is asked in that period.
@@ -431,7 +431,7 @@ class ConversationSession:
         count: int = 0,
     ) -> tuple[str, ...]:
         if count >= 2:
-            return self._periods_asked(count, carried)  # "those three years"
+            return self._periods_on_hand(count, carried)  # "those three years"
         every = self._every_period(carried) if operation in ("sum", "average") else ()
         if every:
             return every
@@ -611,22 +611,6 @@ class ConversationSession:
             carried.append(Carried("period", other, number, turn.question))
             return tuple(sorted((named, other), key=period_sort_key))
         return (named,)
-
-    def _periods_asked(self, count: int, carried: list[Carried]) -> tuple[str, ...]:
-        """The last `count` periods the conversation asked about, oldest first; none when it
-        asked about fewer."""
-        picked: list[tuple[str, int, str]] = []
-        for number, turn in self._recent():
-            for period in sorted(turn.intent.periods, key=period_sort_key, reverse=True):
-                if period not in [p for p, _, _ in picked]:
-                    picked.append((period, number, turn.question))
-            if len(picked) >= count:
-                break
-        if len(picked) < count:
-            return ()
-        picked = sorted(picked[:count], key=lambda item: period_sort_key(item[0]))
-        carried.extend(Carried("period", p, n, q) for p, n, q in picked)
-        return tuple(p for p, _, _ in picked)
 
     def _recent(self) -> Iterable[tuple[int, Remembered]]:
         for index in range(len(self.turns) - 1, -1, -1):
