@@ -19,9 +19,8 @@ from django.conf import settings  # noqa: E402
 from project.handler import ThreadedASGIHandler  # noqa: E402
 
 application = ThreadedASGIHandler(threads=settings.ASKAPP_WEB_THREADS)
-# How long a thread may keep the interpreter lock while another waits for it. Python's 5 ms
-# made the event loop wait 5 ms behind each busy thread for every step of every request
-# (docs/adr/0045).
+# How long a thread may keep the interpreter lock while another waits for it: Python's 5 ms
+# unless ASKAPP_SWITCH_INTERVAL says otherwise (docs/adr/0045 measured both).
 sys.setswitchinterval(settings.ASKAPP_SWITCH_INTERVAL)
 # What start-up built (Django, the app, the engine and its OpenAI client) lives as long as the
 # process: out of the collector's way, a full collection during a request walks only what
