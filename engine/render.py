@@ -90,6 +90,11 @@ def render(plan: Plan, evidence: Mapping[str, Fact], results: Sequence[Carried] 
         return _grammar(plan, facts, results)
     if not facts:
         return Rendered("not_found", _missing_sentence(plan.slots), missing=plan.slots)
+    if plan.operation in _TWO_FIGURES and len({f.id for f in facts}) < 2:
+        # One figure where two are set against each other: never "X and X cannot be combined".
+        return Rendered(
+            "clarify", f"Which figure should I set {_label(facts[0])} against? Name it."
+        )
     return _OPERATIONS[plan.operation](plan, facts)
 
 
@@ -327,6 +332,7 @@ def _trend(plan: Plan, facts: list[Fact]) -> Rendered:
     return _done(notes, sentences, plan.note)
 
 
+_TWO_FIGURES = frozenset({"ratio", "percent_of", "higher", "lower"})
 _OPERATIONS: dict[str, Callable[[Plan, list[Fact]], Rendered]] = {
     "difference": _change,
     "percent_change": _change,

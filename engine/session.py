@@ -68,6 +68,9 @@ class ConversationSession:
             return intent, ()
         if intent.again and intent.periods and not intent.metrics:
             return self._again(intent)
+        side_by_side = self._side_by_side(intent)
+        if side_by_side is not None:
+            return side_by_side
         entities = intent.entities or self._carry("entities", carried, "entity")
         if not entities and self.scope:
             entities = (self.scope,)
@@ -587,6 +590,62 @@ class ConversationSession:
         carried.extend(Carried("period", p, n, q) for p, n, q in picked)
         return tuple(p for p, _, _ in picked)
 
+    def _side_by_side(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]] | None:
+        """ "Which was higher?", "the difference", "sum of the two" naming nothing, right after
+        two answers that each gave one figure of the same period (two companies' net income, or
+        one company's revenue and its costs): those two figures."""
+        operation = intent.operation
+        if (
+            operation not in _SIDE_BY_SIDE
+            or intent.entities
+            or intent.metrics
+            or intent.periods
+            or intent.referent
+            or intent.pair
+            or len(self.turns) < 2
+        ):
+            return None
+        picked: list[tuple[int, Remembered, Figure]] = []
+        for number, turn in list(self._recent())[:2]:
+            facts = [f for f in turn.results if f.kind == "fact" and f.entity and f.metric]
+            if turn.status != "found" or len(facts) != 1 or not facts[0].period:
+                return None
+            picked.append((number, turn, facts[0]))
+        (n2, t2, second), (n1, t1, first) = picked  # newest first
+        series = {(first.entity, first.metric), (second.entity, second.metric)}
+        if first.period != second.period or len(series) != 2:
+            return None
+        # A change is the later figure less the earlier: the newest answer's figure first.
+        ordered = (second, first) if operation == "difference" else (first, second)
+        entities = tuple(dict.fromkeys(f.entity for f in ordered if f.entity))
+        metrics = tuple(dict.fromkeys(f.metric for f in ordered if f.metric))
+        if len(entities) > 1 and len(metrics) > 1:
+            return None
+        if (
+            operation == "difference"
+            and len(metrics) > 1
+            and _DIFFERENCE & set(words(intent.question))
+        ):
+            # "The difference" of two different figures names no order (a change does: the
+            # later less the earlier); asked back.
+            return None
+        carried = [
+            *(Carried("entity", e, n, t.question) for n, t, e in
+              ((n1, t1, first.entity), (n2, t2, second.entity)) if e),
+            *(Carried("metric", m, n, t.question) for n, t, m in
+              ((n1, t1, first.metric), (n2, t2, second.metric)) if m),
+            Carried("period", first.period or "", n2, t2.question),
+        ]  # fmt: skip
+        unique = list(dict.fromkeys((c.slot, c.value) for c in carried))
+        carried = [next(c for c in carried if (c.slot, c.value) == u) for u in unique]
+        resolved = intent.with_(
+            entities=entities,
+            metrics=metrics,
+            periods=(first.period or "",),
+            kind="comparison",
+        )
+        return resolved, tuple(carried)
+
     def _period_just_answered(self, carried: list[Carried]) -> tuple[str, ...]:
         """The one period the last question asked, when it was answered; else none (a
         question back then asks which)."""
@@ -623,6 +682,8 @@ _AMOUNT_NOUNS = frozenset(
                          "level", "figure"])
 )  # fmt: skip
 _SHARES = ("ratio", "percent_of")
+_SIDE_BY_SIDE = ("higher", "lower", "difference", "sum")  # a ratio's whole is not told
+_DIFFERENCE = frozenset(words("difference differences differ"))
 _WITH_OPERANDS = ("ratio", "percent_of", "difference", "sum", "product")
 _ROLES_NAMED = {
     "change": ("change",),

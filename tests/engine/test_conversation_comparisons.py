@@ -134,3 +134,21 @@ def test_the_total_for_the_years_the_conversation_asked() -> None:
     )
 
     assert _computed(total).value == Decimal(990)
+
+
+def test_two_answers_in_a_row_are_the_figures_a_bare_comparison_sets_side_by_side() -> None:
+    first, then = "What was Larkspur Inc's revenue in FY2023?", "and Tamarack Co's?"
+    (*_, higher), _ = _conversation(first, then, "which was higher?")
+    (*_, difference), _ = _conversation(first, then, "the difference?")
+
+    assert higher.status == "found", higher.text
+    assert higher.text.startswith("Tamarack Co's Revenue in FY2023 is the higher")
+    assert _computed(difference).value == Decimal(50)  # the later answer less the earlier
+
+
+def test_one_figure_is_never_combined_with_itself() -> None:
+    (_, alone), _ = _conversation("What was Larkspur Inc's revenue in FY2023?", "which was higher?")
+
+    assert alone.status == "clarify"
+    assert "cannot be combined" not in alone.text
+    assert not [f for f in alone.figures if f.role != "fact"]
