@@ -212,10 +212,6 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
     demonstrative before an unlinked word ("that fair value"): a figure it named."""
     points: list[str] = []
     for i, norm in enumerate(norms):
-        counted = _years_counted(norms, i)
-        if counted:
-            # "in the two years", "both years", "all 3 years": that many on hand.
-            points.append("periods" if counted == 2 else f"periods:{counted}")
         if used[i] or norm not in (*DEMONSTRATIVES, "same"):
             continue
         k = i + 1
@@ -300,18 +296,30 @@ def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[s
     return "", None
 
 
-def _years_counted(norms: Sequence[str], i: int) -> int:
-    """How many periods "both years", "the two years", "all 3 years" count (0: none)."""
-    if norms[i] == "both":
-        return 2 if i + 1 < len(norms) and norms[i + 1] in _TIME_NOUNS else 0
-    if norms[i] not in ("these", "those", "the", "all") or i + 2 >= len(norms):
-        return 0
-    count = _COUNTS.get(norms[i + 1], 0)
-    return count if norms[i + 2] in _TIME_NOUNS else 0
+def counted(norms: Sequence[str]) -> int:
+    """How many periods or figures on hand a question counts: "both years", "the two years",
+    "all 3 years", "those three values", "the last 4 periods" (0: none). "The 3 year period
+    from 2017 to 2019" describes the range it names and counts nothing."""
+    for i, norm in enumerate(norms):
+        if norm == "both" and i + 1 < len(norms) and norms[i + 1] in _COUNTED_NOUNS:
+            return 2
+        if (
+            norm in ("these", "those", "both", "the", "all", "last")
+            and i + 2 < len(norms)
+            and norms[i + 1] in COUNTS
+            and norms[i + 2] in _COUNTED_NOUNS
+            and not _describes_a_span(norms, i + 3)
+        ):
+            return COUNTS[norms[i + 1]]
+    return 0
+
+
+def _describes_a_span(norms: Sequence[str], at: int) -> bool:
+    return at < len(norms) and norms[at] in _TIME_NOUNS
 
 
 _NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-_COUNTS = {
+COUNTS = {
     **{str(n): n for n in range(2, 11)},
     **dict(zip(_NUMBER_WORDS, range(2, 11), strict=True)),
 }
@@ -359,6 +367,7 @@ _ONE_AFTER = lexicon("total other same former latter which")
 _RATE_OF = lexicon("growth change increase decrease")
 _EACH = lexicon("per each every a")
 _PAIR_NOUNS = lexicon("values years periods amounts figures dates numbers")
+_COUNTED_NOUNS = _PAIR_NOUNS | lexicon("quarter")
 
 
 def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
@@ -385,32 +394,6 @@ def _operation_words(norms: Sequence[str], used: list[bool]) -> None:
             and not any(used[i : i + 3])
         ):
             used[i : i + 3] = [True, True, True]
-
-
-_COUNT_WORDS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-COUNTS = {
-    **{normalise_word(w): n for n, w in enumerate(_COUNT_WORDS, 2)},
-    **{str(n): n for n in range(2, 11)},
-}
-
-
-def counted(norms: Sequence[str]) -> int:
-    """How many figures "those three years" or "the last 4 periods" name (0: none)."""
-    for i in range(len(norms) - 2):
-        if (
-            norms[i] in ("these", "those", "both", "the", "all", "last")
-            and norms[i + 1] in COUNTS
-            and norms[i + 2] in _PAIR_NOUNS
-            and not _describes_a_span(norms, i + 3)
-        ):
-            return COUNTS[norms[i + 1]]
-    return 0
-
-
-def _describes_a_span(norms: Sequence[str], at: int) -> bool:
-    """ "The 3 year period from 2017 to 2019" describes the range it names, it points at no
-    figures the conversation gave."""
-    return at < len(norms) and norms[at] in _TIME_NOUNS
 
 
 _MINUS = lexicon("less minus")
@@ -472,7 +455,7 @@ def _over_periods(norms: Sequence[str], at: int) -> bool:
         return False
     if rest[1] not in ("those", "these", "the", "all", "both"):
         return False
-    noun = rest[3] if len(rest) > 3 and rest[2] in _COUNTS else rest[2]
+    noun = rest[3] if len(rest) > 3 and rest[2] in COUNTS else rest[2]
     return noun in _TIME_NOUNS
 
 

@@ -116,19 +116,15 @@ class ConversationSession:
             periods = self._stepped(intent.period_step, carried)
         elif "against" in intent.points_back and len(periods) == 1:
             periods = self._against(periods[0], carried)
-        elif not periods and "periods" in intent.points_back and operation not in _SHARES:
+        elif not periods and intent.count == 2 and operation not in _SHARES:
             periods = self._two_periods(carried)  # "in those two years", "both years"
-        elif not periods and _counted(intent) and operation not in _SHARES:
-            periods = self._periods_on_hand(_counted(intent), carried)  # "all 3 years"
+        elif not periods and intent.count:
+            periods = self._periods_on_hand(intent.count, carried)  # "all 3 years"
         elif not periods and not intent.relative_last and (follow or not metrics or pointed):
             # Set across companies ("the difference between them"), a change is taken in one
-            # period: the conversation's. "Those three years": as many periods as named.
+            # period: the conversation's.
             across = len(entities) > 1 or len(metrics) > 1
-            periods = self._carry_periods(
-                None if across else operation, carried, metrics, intent.count
-            )
-        elif not periods and intent.count:
-            periods = self._periods_on_hand(intent.count, carried)  # "for those two years"
+            periods = self._carry_periods(None if across else operation, carried, metrics)
         elif not periods and not intent.relative_last and _in_one_period(operation, metrics):
             # "And total liabilities?", "cost of sales as a % of revenue": a figure named with
             # no period, right after an answer about one period, is asked in that period.
@@ -427,14 +423,8 @@ class ConversationSession:
         return None
 
     def _carry_periods(
-        self,
-        operation: str | None,
-        carried: list[Carried],
-        metrics: tuple[str, ...] = (),
-        count: int = 0,
+        self, operation: str | None, carried: list[Carried], metrics: tuple[str, ...] = ()
     ) -> tuple[str, ...]:
-        if count >= 2:
-            return self._periods_on_hand(count, carried)  # "those three years"
         every = self._every_period(carried) if operation in ("sum", "average") else ()
         if every:
             return every
@@ -692,12 +682,6 @@ _ROLES_NAMED = {
     "ratio": ("ratio", "share"),
     "share": ("share", "ratio", "percent change"),
 }
-
-
-def _counted(intent: Intent) -> int:
-    """ "All 3 years": the number of periods a question counts, 0 when it counts none."""
-    counts = [int(p.split(":")[1]) for p in intent.points_back if p.startswith("periods:")]
-    return counts[0] if counts else 0
 
 
 def _stands_on(results: tuple[Figure, ...]) -> Figure | None:
