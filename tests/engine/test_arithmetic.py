@@ -15,24 +15,14 @@ from engine.answer import Engine
 from engine.arithmetic import Operand, combine
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
-from engine.types import Answer, Figure
+from engine.types import Answer
 from tests.demo_store import demo_store
-
-REVENUE_2022 = "What was Apple's revenue in FY2022?"
+from tests.engine.conversing import REVENUE_2022, conversation, last_computed
 
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine(demo_store(), MockProvider())
-
-
-def conversation(engine: Engine, *questions: str) -> list[Answer]:
-    session = ConversationSession()
-    return [engine.answer(q, session=session, history=session.history()) for q in questions]
-
-
-def last_computed(answer: Answer) -> Figure:
-    return [f for f in answer.figures if f.kind == "computed"][-1]
 
 
 def facts(answer: Answer) -> dict[str, Decimal]:

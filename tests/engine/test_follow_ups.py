@@ -19,25 +19,16 @@ from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.store import InMemoryStore
 from engine.timeframe import read_timeframe
-from engine.types import PUBLIC, Answer, Fact, Figure, Passage, Term
+from engine.types import PUBLIC, Answer, Fact, Passage, Term
 from tests.demo_store import demo_store
+from tests.engine.conversing import REVENUE_2022, conversation, last_computed
 
-REVENUE_2022 = "What was Apple's revenue in FY2022?"
 CLOSE = Decimal("0.000001")
 
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine(demo_store(), MockProvider())
-
-
-def conversation(engine: Engine, *questions: str) -> list[Answer]:
-    session = ConversationSession()
-    return [engine.answer(q, session=session, history=session.history()) for q in questions]
-
-
-def last_computed(answer: Answer) -> Figure:
-    return [f for f in answer.figures if f.kind == "computed"][-1]
 
 
 def fact(answer: Answer, period: str) -> Decimal:
