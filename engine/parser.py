@@ -112,6 +112,13 @@ NOT_CONTENT = (
 )
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
 OPERATION_ONLY = OPERATION_WORDS | SOFT | lexicon("portion")
+# Nouns that say a figure is asked, not which one ("the balance of X", "the performance value
+# of X"): they narrow no line item, so beside a linked one they are neither a narrower
+# figure (a qualifier) nor a word linked to nothing.
+MEASURE_NOUNS = lexicon("amount value figure number level balance performance worth")
+# Words that ask for a figure or a calculation without naming a line item: alone, they link
+# only a label that adds nothing but soft words to them.
+NAMING_NOTHING = (OPERATION_ONLY - SOFT) | MEASURE_NOUNS
 CHANGE_OR_GROWTH = CHANGE | GROWTH
 HIGHER_OR_LOWER = HIGHER | LOWER
 ABSOLUTE = lexicon("absolute point points")
@@ -147,6 +154,7 @@ class _Label:
     # equity").
     optional: frozenset[str] = frozenset()
     head: str = ""
+    lead: str = ""  # the first word outside brackets: "balance" of "Balance at end of year"
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +233,12 @@ class IntentParser:
         for word, norm, taken in zip(texts, norms, used, strict=True):
             if not taken:
                 leftover.append(norm)
-                if norm not in NOT_CONTENT and not norm[0].isdigit() and norm not in linked:
+                if (
+                    norm not in NOT_CONTENT
+                    and not norm[0].isdigit()
+                    and norm not in linked
+                    and not (metrics and norm in MEASURE_NOUNS)
+                ):
                     loose.append(word)
         qualifiers = (
             _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics), named)
@@ -440,6 +453,8 @@ class IntentParser:
         content = question_words - OPERATION_ONLY
         if not question_words:
             return (), (), []
+        if question_words <= NAMING_NOTHING:
+            return _held_but_for_soft(candidates, positions, used, index, question_words, norms)
         found = self._held_by_one(candidates, positions, used, index, question_words, norms)
         if found is None and content and content != question_words:
             found = self._held_by_one(candidates, positions, used, index, content, norms)
@@ -513,6 +528,33 @@ class IntentParser:
                     used[i] = True
             return (), (Ambiguity("metric", tuple(names)),), []
         return None
+
+
+def _held_but_for_soft(
+    candidates: set[int],
+    positions: dict[str, list[int]],
+    used: list[bool],
+    index: _Index,
+    question_words: frozenset[str],
+    norms: Sequence[str],
+) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
+    """Operation words and measure nouns alone ("the percentage change", "its amount") take
+    the one line item holding them when all it adds is soft and date words ("Balance at end
+    of year"), else none, not even a question back about every label that happens to hold
+    "change" or "amounts": the question is then about the figures on hand. Only lines that
+    all start with the measure noun ("Balance at ...") are a choice to ask back."""
+    holders = [index.labels[c] for c in candidates if question_words <= index.labels[c].keys]
+    names = {label.metric for label in holders}
+    if len(names) != 1 or not all(_only_soft(h.keys - question_words) for h in holders):
+        leading = sorted({h.metric for h in holders if h.lead in question_words & MEASURE_NOUNS})
+        if len(leading) >= 2:
+            # "The balance" over "Balance at start of season" and "Balance at close of
+            # season": lines that are balances of something, one of which is meant.
+            _claim(question_words, positions, used, norms)
+            return (), (Ambiguity("metric", tuple(leading)),), []
+        return (), (), []
+    spot = _claim(question_words, positions, used, norms)
+    return (names.pop(),), (), [spot] if spot else []
 
 
 def _named_enough(label: _Label, named: frozenset[str]) -> bool:
@@ -837,7 +879,8 @@ def _qualifiers(
                 i += step
             if 0 <= i < len(norms) and not used[i]:
                 word = norms[i]
-                if _is_content(word) and word not in metric_keys | WHICH and len(word) > 1:
+                narrows = word not in metric_keys | WHICH | MEASURE_NOUNS
+                if _is_content(word) and narrows and len(word) > 1:
                     found.append(texts[i])
     return tuple(dict.fromkeys(found))
 
@@ -875,9 +918,9 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
             outside = [w for w in words(_BRACKETED.sub(" ", label)) if w not in LABEL_STOP]
             if keys:
                 head = outside[-1] if outside else ""
-                raw.append((term.name, keys, keys - frozenset(outside), head))
+                raw.append((term.name, keys, keys - frozenset(outside), head, outside[:1]))
     frequency: dict[str, int] = defaultdict(int)
-    for _, keys, _, _ in raw:
+    for _, keys, _, _, _ in raw:
         for word in keys:
             frequency[word] += 1
     count = max(len(raw), 1)
@@ -889,8 +932,9 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
             weight=sum(idf[w] for w in keys),
             optional=optional,
             head=head,
+            lead=lead[0] if lead else "",
         )
-        for metric, keys, optional, head in raw
+        for metric, keys, optional, head, lead in raw
     ]
     by_word: dict[str, list[int]] = defaultdict(list)
     for index, item in enumerate(labels):

@@ -394,6 +394,10 @@ class ConversationSession:
             if values:
                 carried.extend(Carried(slot, v, number, turn.question) for v in values)  # type: ignore[arg-type]
                 return values
+            if any(a.slot == slot for a in turn.intent.ambiguous):
+                # A later question was asked back which figure it meant: the conversation
+                # moved to a figure never settled, and an older one would be a guess.
+                return ()
         return ()
 
     def _picks_the_figure_asked_for(self, intent: Intent) -> bool:
