@@ -119,6 +119,11 @@ MEASURE_NOUNS = lexicon("amount value figure number level balance performance wo
 # Words that ask for a figure or a calculation without naming a line item: alone, they link
 # only a label that adds nothing but soft words to them.
 NAMING_NOTHING = (OPERATION_ONLY - SOFT) | MEASURE_NOUNS
+# What a question asks of a company's or an index's own line (a stock performance table:
+# "the price of Ball Corporation", "the return of the bank index"): that line's figure.
+SECURITY_MEASURES = lexicon("price prices return returns stock cumulative shareholder")
+# Label endings that name a company or an index rather than a measure.
+NAME_ENDINGS = lexicon("corporation corp company inc incorporated plc ltd limited index composite")
 CHANGE_OR_GROWTH = CHANGE | GROWTH
 HIGHER_OR_LOWER = HIGHER | LOWER
 ABSOLUTE = lexicon("absolute point points")
@@ -230,6 +235,7 @@ class IntentParser:
         # ("net income ... to net income"), is not a word linked to nothing. With several
         # line items linked, such a word may belong to a third one the question means.
         linked = self._metric_keys(metrics) if len(metrics) == 1 else frozenset()
+        generic = _generic_nouns(metrics)
         for word, norm, taken in zip(texts, norms, used, strict=True):
             if not taken:
                 leftover.append(norm)
@@ -237,11 +243,13 @@ class IntentParser:
                     norm not in NOT_CONTENT
                     and not norm[0].isdigit()
                     and norm not in linked
-                    and not (metrics and norm in MEASURE_NOUNS)
+                    and norm not in generic
                 ):
                     loose.append(word)
         qualifiers = (
-            _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics), named)
+            _qualifiers(
+                texts, norms, used, metric_spans, self._metric_keys(metrics) | generic, named
+            )
             if metric_spans
             else ()
         )
@@ -555,6 +563,24 @@ def _held_but_for_soft(
         return (), (), []
     spot = _claim(question_words, positions, used, norms)
     return (names.pop(),), (), [spot] if spot else []
+
+
+def _generic_nouns(metrics: Sequence[str]) -> frozenset[str]:
+    """Words that, beside these linked lines, ask for their figure and narrow nothing: the
+    measure nouns, and for lines that each name a company or an index, what is asked of a
+    security (its price, its return)."""
+    if not metrics:
+        return frozenset()
+    if all(_names_a_security(m) for m in metrics):
+        return MEASURE_NOUNS | SECURITY_MEASURES
+    return MEASURE_NOUNS
+
+
+def _names_a_security(metric: str) -> bool:
+    """A label ending as a company's or an index's name ("Ball Corporation", "KBW Bank
+    Index", "Peer group"), footnote marks and brackets aside."""
+    named = words(_BRACKETED.sub(" ", metric))
+    return bool(named) and (named[-1] in NAME_ENDINGS or named[-2:] == ["peer", "group"])
 
 
 def _named_enough(label: _Label, named: frozenset[str]) -> bool:
@@ -879,7 +905,7 @@ def _qualifiers(
                 i += step
             if 0 <= i < len(norms) and not used[i]:
                 word = norms[i]
-                narrows = word not in metric_keys | WHICH | MEASURE_NOUNS
+                narrows = word not in metric_keys | WHICH
                 if _is_content(word) and narrows and len(word) > 1:
                     found.append(texts[i])
     return tuple(dict.fromkeys(found))
@@ -995,13 +1021,23 @@ CONSTANT_OPERATORS = lexicon("less minus plus over times by")
 _YEARLIKE = re.compile(r"(?:19|20)\d{2}$")
 
 
+# Words between an operator and its number ("less an initial $100", and a slip of the
+# keyboard, "less and initial 100"): the number is still the operand.
+_BEFORE_A_CONSTANT = lexicon("a an the and initial assumed $ usd")
+
+
 def _less_a_number(norms: Sequence[str]) -> bool:
-    """A constant operand ("the value less 100", "that change over 100"), unlike "less than
-    one year" or "over 2019"."""
-    return any(
-        a in CONSTANT_OPERATORS and b[:1].isdigit() and not _YEARLIKE.match(b)
-        for a, b in pairwise(norms)
-    )
+    """A constant operand ("the value less 100", "that change over 100", "less an initial
+    100"), unlike "less than one year" or "over 2019"."""
+    for i, word in enumerate(norms):
+        if word not in CONSTANT_OPERATORS:
+            continue
+        j = i + 1
+        while j < len(norms) and norms[j] in _BEFORE_A_CONSTANT and word != "over":
+            j += 1
+        if j < len(norms) and norms[j][:1].isdigit() and not _YEARLIKE.match(norms[j]):
+            return True
+    return False
 
 
 def calculation_words(question: str, labels: Sequence[str] = ()) -> tuple[str, ...]:

@@ -145,3 +145,44 @@ def test_after_a_question_back_about_the_figure_an_older_figure_is_not_taken() -
 
     assert answer.status == "clarify"
     assert not answer.figures
+
+
+PERFORMANCE_GRAPH = _page(
+    [
+        ["", "2030", "2031", "2032"],
+        ["Tidewater Marine Corporation", "100", "112.40", "131.05"],
+        ["Harbourside Transport Index", "100", "104.20", "99.80"],
+        ["Peer group", "100", "101.00", "97.50"],
+        ["Crude oil", "5,200", "5,450", "5,610"],
+    ]
+)
+
+
+def test_the_price_of_a_company_or_an_index_is_its_line() -> None:
+    for question, value in (
+        ("What was the price of Tidewater Marine Corporation in 2031?", 112.4),
+        ("What was the return of the harbourside transport index in 2032?", 99.8),
+        ("what is the stock price of the peer group in 2032?", 97.5),
+    ):
+        (answer,) = _conversation(PERFORMANCE_GRAPH, question)
+
+        assert answer.status == "found", question
+        assert _facts(answer) == [value]
+
+
+def test_the_price_of_a_line_that_names_no_security_is_asked_back() -> None:
+    # "Crude oil" here is a volume: its price is another figure, not held.
+    (answer,) = _conversation(PERFORMANCE_GRAPH, "What was the price of crude oil in 2031?")
+
+    assert answer.status == "clarify"
+    assert not answer.figures
+
+
+def test_a_constant_after_a_slip_between_operator_and_number_is_not_a_lookup() -> None:
+    # "less and initial 100": a calculation is asked; the index's own figure is not its answer.
+    (answer,) = _conversation(
+        PERFORMANCE_GRAPH, "What is the price of the peer group in 2032 less and initial 100?"
+    )
+
+    assert answer.status == "clarify"
+    assert not answer.figures
