@@ -570,13 +570,15 @@ def _generic_nouns(metrics: Sequence[str]) -> frozenset[str]:
     measure nouns, and for lines that each name a company or an index, what is asked of a
     security (its price, its return)."""
     if not metrics:
-        return frozenset()
-    if all(_names_a_security(m) for m in metrics):
+        # "What is the price in 2012?": of the security the conversation is on, which the
+        # session checks (a price is not asked of a line that names no security).
+        return SECURITY_MEASURES
+    if all(names_a_security(m) for m in metrics):
         return MEASURE_NOUNS | SECURITY_MEASURES
     return MEASURE_NOUNS
 
 
-def _names_a_security(metric: str) -> bool:
+def names_a_security(metric: str) -> bool:
     """A label ending as a company's or an index's name ("Ball Corporation", "KBW Bank
     Index", "Peer group"), footnote marks and brackets aside."""
     named = words(_BRACKETED.sub(" ", metric))

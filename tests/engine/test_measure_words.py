@@ -186,3 +186,35 @@ def test_a_constant_after_a_slip_between_operator_and_number_is_not_a_lookup() -
 
     assert answer.status == "clarify"
     assert not answer.figures
+
+
+def test_a_follow_up_asking_the_price_takes_the_security_on_hand() -> None:
+    *_, answer = _conversation(
+        PERFORMANCE_GRAPH,
+        "What was the price of the harbourside transport index in 2031?",
+        "And what is the price in 2032?",
+    )
+
+    assert answer.status == "found"
+    assert _facts(answer) == [99.8]
+
+
+def test_a_follow_up_asking_the_price_of_a_line_that_names_no_security_is_asked_back() -> None:
+    *_, answer = _conversation(
+        PERFORMANCE_GRAPH, "What was the crude oil in 2031?", "And what is the price in 2032?"
+    )
+
+    assert answer.status == "clarify"
+    assert not answer.figures
+
+
+def test_that_return_in_a_year_is_the_security_s_own_figure() -> None:
+    *_, answer = _conversation(
+        PERFORMANCE_GRAPH,
+        "What was the change in the return of the harbourside transport index from 2030 to 2032?",
+        "And how much does this change represent in relation to that return in 2030?",
+    )
+
+    assert answer.status == "found"
+    computed = [f for f in answer.figures if f.kind == "computed"]
+    assert computed and round(float(computed[-1].value), 4) == -0.002
