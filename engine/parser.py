@@ -112,6 +112,18 @@ NOT_CONTENT = (
 )
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
 OPERATION_ONLY = OPERATION_WORDS | SOFT | lexicon("portion")
+# Nouns that say a figure is asked, not which one ("the balance of X", "the performance value
+# of X"): they narrow no line item, so beside a linked one they are neither a narrower
+# figure (a qualifier) nor a word linked to nothing.
+MEASURE_NOUNS = lexicon("amount value figure number level balance performance worth")
+# Words that ask for a figure or a calculation without naming a line item: alone, they link
+# only a label that adds nothing but soft words to them.
+NAMING_NOTHING = (OPERATION_ONLY - SOFT) | MEASURE_NOUNS
+# What a question asks of a company's or an index's own line (a stock performance table:
+# "the price of Ball Corporation", "the return of the bank index"): that line's figure.
+SECURITY_MEASURES = lexicon("price prices return returns stock cumulative shareholder")
+# Label endings that name a company or an index rather than a measure.
+NAME_ENDINGS = lexicon("corporation corp company inc incorporated plc ltd limited index composite")
 CHANGE_OR_GROWTH = CHANGE | GROWTH
 HIGHER_OR_LOWER = HIGHER | LOWER
 ABSOLUTE = lexicon("absolute point points")
@@ -147,6 +159,7 @@ class _Label:
     # equity").
     optional: frozenset[str] = frozenset()
     head: str = ""
+    lead: str = ""  # the first word outside brackets: "balance" of "Balance at end of year"
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,13 +235,21 @@ class IntentParser:
         # ("net income ... to net income"), is not a word linked to nothing. With several
         # line items linked, such a word may belong to a third one the question means.
         linked = self._metric_keys(metrics) if len(metrics) == 1 else frozenset()
+        generic = _generic_nouns(metrics)
         for word, norm, taken in zip(texts, norms, used, strict=True):
             if not taken:
                 leftover.append(norm)
-                if norm not in NOT_CONTENT and not norm[0].isdigit() and norm not in linked:
+                if (
+                    norm not in NOT_CONTENT
+                    and not norm[0].isdigit()
+                    and norm not in linked
+                    and norm not in generic
+                ):
                     loose.append(word)
         qualifiers = (
-            _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics), named)
+            _qualifiers(
+                texts, norms, used, metric_spans, self._metric_keys(metrics) | generic, named
+            )
             if metric_spans
             else ()
         )
@@ -440,6 +461,8 @@ class IntentParser:
         content = question_words - OPERATION_ONLY
         if not question_words:
             return (), (), []
+        if question_words <= NAMING_NOTHING:
+            return _held_but_for_soft(candidates, positions, used, index, question_words, norms)
         found = self._held_by_one(candidates, positions, used, index, question_words, norms)
         if found is None and content and content != question_words:
             found = self._held_by_one(candidates, positions, used, index, content, norms)
@@ -513,6 +536,53 @@ class IntentParser:
                     used[i] = True
             return (), (Ambiguity("metric", tuple(names)),), []
         return None
+
+
+def _held_but_for_soft(
+    candidates: set[int],
+    positions: dict[str, list[int]],
+    used: list[bool],
+    index: _Index,
+    question_words: frozenset[str],
+    norms: Sequence[str],
+) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
+    """Operation words and measure nouns alone ("the percentage change", "its amount") take
+    the one line item holding them when all it adds is soft and date words ("Balance at end
+    of year"), else none, not even a question back about every label that happens to hold
+    "change" or "amounts": the question is then about the figures on hand. Only lines that
+    all start with the measure noun ("Balance at ...") are a choice to ask back."""
+    holders = [index.labels[c] for c in candidates if question_words <= index.labels[c].keys]
+    names = {label.metric for label in holders}
+    if len(names) != 1 or not all(_only_soft(h.keys - question_words) for h in holders):
+        leading = sorted({h.metric for h in holders if h.lead in question_words & MEASURE_NOUNS})
+        if len(leading) >= 2:
+            # "The balance" over "Balance at start of season" and "Balance at close of
+            # season": lines that are balances of something, one of which is meant.
+            _claim(question_words, positions, used, norms)
+            return (), (Ambiguity("metric", tuple(leading)),), []
+        return (), (), []
+    spot = _claim(question_words, positions, used, norms)
+    return (names.pop(),), (), [spot] if spot else []
+
+
+def _generic_nouns(metrics: Sequence[str]) -> frozenset[str]:
+    """Words that, beside these linked lines, ask for their figure and narrow nothing: the
+    measure nouns, and for lines that each name a company or an index, what is asked of a
+    security (its price, its return)."""
+    if not metrics:
+        # "What is the price in 2012?": of the security the conversation is on, which the
+        # session checks (a price is not asked of a line that names no security).
+        return SECURITY_MEASURES
+    if all(names_a_security(m) for m in metrics):
+        return MEASURE_NOUNS | SECURITY_MEASURES
+    return MEASURE_NOUNS
+
+
+def names_a_security(metric: str) -> bool:
+    """A label ending as a company's or an index's name ("Ball Corporation", "KBW Bank
+    Index", "Peer group"), footnote marks and brackets aside."""
+    named = words(_BRACKETED.sub(" ", metric))
+    return bool(named) and (named[-1] in NAME_ENDINGS or named[-2:] == ["peer", "group"])
 
 
 def _named_enough(label: _Label, named: frozenset[str]) -> bool:
@@ -837,7 +907,8 @@ def _qualifiers(
                 i += step
             if 0 <= i < len(norms) and not used[i]:
                 word = norms[i]
-                if _is_content(word) and word not in metric_keys | WHICH and len(word) > 1:
+                narrows = word not in metric_keys | WHICH
+                if _is_content(word) and narrows and len(word) > 1:
                     found.append(texts[i])
     return tuple(dict.fromkeys(found))
 
@@ -875,9 +946,9 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
             outside = [w for w in words(_BRACKETED.sub(" ", label)) if w not in LABEL_STOP]
             if keys:
                 head = outside[-1] if outside else ""
-                raw.append((term.name, keys, keys - frozenset(outside), head))
+                raw.append((term.name, keys, keys - frozenset(outside), head, outside[:1]))
     frequency: dict[str, int] = defaultdict(int)
-    for _, keys, _, _ in raw:
+    for _, keys, _, _, _ in raw:
         for word in keys:
             frequency[word] += 1
     count = max(len(raw), 1)
@@ -889,8 +960,9 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
             weight=sum(idf[w] for w in keys),
             optional=optional,
             head=head,
+            lead=lead[0] if lead else "",
         )
-        for metric, keys, optional, head in raw
+        for metric, keys, optional, head, lead in raw
     ]
     by_word: dict[str, list[int]] = defaultdict(list)
     for index, item in enumerate(labels):
@@ -951,13 +1023,23 @@ CONSTANT_OPERATORS = lexicon("less minus plus over times by")
 _YEARLIKE = re.compile(r"(?:19|20)\d{2}$")
 
 
+# Words between an operator and its number ("less an initial $100", and a slip of the
+# keyboard, "less and initial 100"): the number is still the operand.
+_BEFORE_A_CONSTANT = lexicon("a an the and initial assumed $ usd")
+
+
 def _less_a_number(norms: Sequence[str]) -> bool:
-    """A constant operand ("the value less 100", "that change over 100"), unlike "less than
-    one year" or "over 2019"."""
-    return any(
-        a in CONSTANT_OPERATORS and b[:1].isdigit() and not _YEARLIKE.match(b)
-        for a, b in pairwise(norms)
-    )
+    """A constant operand ("the value less 100", "that change over 100", "less an initial
+    100"), unlike "less than one year" or "over 2019"."""
+    for i, word in enumerate(norms):
+        if word not in CONSTANT_OPERATORS:
+            continue
+        j = i + 1
+        while j < len(norms) and norms[j] in _BEFORE_A_CONSTANT and word != "over":
+            j += 1
+        if j < len(norms) and norms[j][:1].isdigit() and not _YEARLIKE.match(norms[j]):
+            return True
+    return False
 
 
 def calculation_words(question: str, labels: Sequence[str] = ()) -> tuple[str, ...]:

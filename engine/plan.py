@@ -9,6 +9,7 @@ held nearby as choices, each a whole next question (engine/nearby.py).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -71,6 +72,7 @@ def make_plan(
 ) -> Plan | Reply:
     """`parse` reads a question as the engine does: nearby choices are checked with it."""
     asking = _Asking(store, vocabulary, clearance, asker_for(parse, vocabulary))
+    intent = _settled_by_dates(intent, asking)
     early = _unclear(intent, asking)
     if early is not None:
         return early
@@ -138,6 +140,35 @@ def _unclear(intent: Intent, asking: _Asking) -> Reply | None:
             "metric",
         )
     return None
+
+
+# A date without its year, as a table keeps it to tell apart two columns of one year
+# ("Ferries January 1", "Ferries December 31", engine/tables.py).
+_DAY = re.compile(
+    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?(?:\s*\d{1,2}\b)?",
+    re.IGNORECASE,
+)
+
+
+def _settled_by_dates(intent: Intent, asking: _Asking) -> Intent:
+    """Lines that differ only by a date ("X", "X January 1", "X December 31") are one series
+    read from columns dated within one year: of them, the one line that holds every asked
+    period is the one meant. Lines that differ in any other word are still asked back."""
+    if len(intent.ambiguous) != 1 or not intent.periods or len(intent.entities) > 1:
+        return intent
+    choices = intent.ambiguous[0].choices
+    undated = {" ".join(_DAY.sub(" ", c).casefold().split()) for c in choices}
+    if len(choices) < 2 or len(undated) != 1:
+        return intent  # one line asked back is a line named only in part: still asked
+    entity = (intent.entities or (asking.vocabulary.entities[0].name,))[0]
+    asked = set(intent.periods)
+    holding = [
+        c for c in choices if asked <= set(_held_periods(asking.store, entity, c, asking.clearance))
+    ]
+    if len(holding) != 1:
+        return intent
+    return intent.with_(metrics=(*intent.metrics, holding[0]), ambiguous=())
 
 
 def _companies(intent: Intent, asking: _Asking) -> tuple[Choice, ...]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from engine.arithmetic import ROLE_NOUNS, ROLES
 from engine.intent import Ambiguity, Intent
+from engine.parser import SECURITY_MEASURES, names_a_security
 from engine.text import normalise_word, words
 from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
@@ -92,6 +93,11 @@ class ConversationSession:
             ), tuple(carried)
         if not metrics and follow:
             metrics = self._carry("metrics", carried, "metric")
+        if metrics and not (intent.metrics or intent.referent) and not _asked_of(intent, metrics):
+            # "What is the price in 2012?" after a line that names no company or index:
+            # its price is another figure, not held. ("That change over this 2021 price"
+            # names a result, and the price is the result's own series: ADR 0043.)
+            return intent.with_(ambiguous=(Ambiguity("metric", metrics),)), ()
         if "against" in intent.points_back and len(metrics) > 1:
             # "How does that compare with 2023?" after two figures: which one is "that".
             return intent.with_(ambiguous=(Ambiguity("metric", metrics),)), ()
@@ -394,6 +400,10 @@ class ConversationSession:
             if values:
                 carried.extend(Carried(slot, v, number, turn.question) for v in values)  # type: ignore[arg-type]
                 return values
+            if any(a.slot == slot for a in turn.intent.ambiguous):
+                # A later question was asked back which figure it meant: the conversation
+                # moved to a figure never settled, and an older one would be a guess.
+                return ()
         return ()
 
     def _picks_the_figure_asked_for(self, intent: Intent) -> bool:
@@ -664,6 +674,13 @@ class ConversationSession:
     def _recent(self) -> Iterable[tuple[int, Remembered]]:
         for index in range(len(self.turns) - 1, -1, -1):
             yield index + 1, self.turns[index]
+
+
+def _asked_of(intent: Intent, metrics: tuple[str, ...]) -> bool:
+    """Whether what the question asks of a figure fits the carried ones: a security's price
+    or return only of lines that name a company or an index."""
+    asked = {normalise_word(word) for word in intent.topic} & SECURITY_MEASURES
+    return not asked or all(names_a_security(m) for m in metrics)
 
 
 # Nouns that name a series' figure without naming a series ("this 2017 total").

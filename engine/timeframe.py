@@ -18,7 +18,11 @@ _NUMBER_WORDS = {
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 _YEAR = r"(?:19|20)\d{2}"
+# A month and, optionally, a day before a slashed year: "12/", "12/31/".
+_MONTH_DAY = r"(?:0?[1-9]|1[0-2])/(?:(?:0?[1-9]|[12]\d|3[01])/)?"
 _PERIOD = re.compile(
+    # A date written with slashes ("12/14", "12/31/05") is the year a table reads from a
+    # column headed so (engine/tables.py), month first.
     # The lookahead lets the scan skip, with one test, every position where no period can
     # start (the alternatives below begin with a digit or with q, f, s or t).
     rf"""
@@ -29,6 +33,7 @@ _PERIOD = re.compile(
         (?:fy\s*'?|fiscal\s+(?:year\s+)?)?(?P<qwy>{_YEAR})\b)
   | (?P<fy>\bfy\s*'?(?P<fyy>{_YEAR}|\d{{2}})\b)
   | (?P<fiscal>\bfiscal\s+(?:year\s+)?(?P<fisy>{_YEAR}|\d{{2}})\b)
+  | (?P<slash>(?<![\d/.,$]){_MONTH_DAY}(?P<sy>{_YEAR}|\d{{2}})(?![\d/%]|[.,]\d))
   | (?P<year>(?<![\d$£€.,])(?P<yy>{_YEAR})(?![\d%]|[.,]\d|\s*(?:%|percent\b)))
     )
     """,
@@ -96,7 +101,7 @@ def _period_of(match: re.Match[str]) -> str | None:
     return fiscal_year(year) if year else None
 
 
-_YEAR_GROUP = {"fy": "fyy", "fiscal": "fisy", "year": "yy"}
+_YEAR_GROUP = {"fy": "fyy", "fiscal": "fisy", "year": "yy", "slash": "sy"}
 
 
 _NO_TIME = TimeFrame()
