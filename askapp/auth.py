@@ -17,15 +17,20 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
-from django.db import connection
+from django.db import connection, connections
 from django.db.models.expressions import RawSQL
 from rest_framework import authentication, exceptions
 from rest_framework.authtoken.models import Token
 
+from askapp import store
 from askapp.models import INTERNAL_CLEARANCE_PERMISSION
 from askapp.selectors.compiled import CompiledRead, Slot
 
 CLEARANCE_ATTRIBUTE = "may_view_internal"
+# The knowledge base's version, read in the same statement as the user (None: not read):
+# the ask's question takes it as the store's probe (askapp/store.py: probed), one statement
+# fewer an ask.
+KNOWLEDGE_VERSION_ATTRIBUTE = "askapp_knowledge_version"
 
 
 def may_view_internal() -> RawSQL:
@@ -77,14 +82,15 @@ class ClearanceBackend(ModelBackend):
     def get_user(self, user_id: Any) -> Any:
         user_model = get_user_model()
         using = user_model._default_manager.db
+        read, width = _user_read(using)
         try:
-            rows = _user_read(using).rows(user=user_id)
+            rows = read.rows(user=user_id)
         except (TypeError, ValueError):  # a session holding an id no user could have
             return None
         if not rows:
             return None
-        user = _instance(user_model, rows[0][:-1], using)
-        setattr(user, CLEARANCE_ATTRIBUTE, rows[0][-1])
+        user = _instance(user_model, rows[0][:width], using)
+        _annotated(user, rows[0][width:])
         return user if self.user_can_authenticate(user) else None
 
 
@@ -93,17 +99,24 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         using = Token.objects.db
-        rows = _token_read(using).rows(key=key)
+        read, end = _token_read(using)
+        rows = read.rows(key=key)
         if not rows:
             raise exceptions.AuthenticationFailed("Invalid token.")
         width = len(Token._meta.concrete_fields)
         token = _instance(Token, rows[0][:width], using)
-        user = _instance(get_user_model(), rows[0][width:-1], using)
+        user = _instance(get_user_model(), rows[0][width:end], using)
         if not user.is_active:
             raise exceptions.AuthenticationFailed("User inactive or deleted.")
-        setattr(user, CLEARANCE_ATTRIBUTE, rows[0][-1])
+        _annotated(user, rows[0][end:])
         token.user = user
         return user, token
+
+
+def _annotated(user: Any, extra: tuple[Any, ...]) -> None:
+    """The user's clearance, and the knowledge base's version when the read brought it."""
+    setattr(user, CLEARANCE_ATTRIBUTE, extra[0])
+    setattr(user, KNOWLEDGE_VERSION_ATTRIBUTE, extra[1] if len(extra) > 1 else None)
 
 
 # Both reads are compiled to SQL once a process (askapp/selectors/compiled.py): building the
@@ -113,27 +126,37 @@ _SOME_KEY = "\x00a token"
 
 
 @functools.lru_cache(maxsize=4)
-def _user_read(using: str) -> CompiledRead:
-    """A user by id, every column, and whether they may view INTERNAL material."""
+def _user_read(using: str) -> tuple[CompiledRead, int]:
+    """A user by id, every column (how many: the width), whether they may view INTERNAL
+    material, and the knowledge base's version."""
     user_model = get_user_model()
     users = user_model._default_manager.using(using).filter(pk=_SOME_USER)
     columns = [field.name for field in user_model._meta.concrete_fields]
-    queryset = users.annotate(**{CLEARANCE_ATTRIBUTE: may_view_internal()}).values_list(
-        *columns, CLEARANCE_ATTRIBUTE
-    )
-    return CompiledRead(queryset, {"user": Slot(_SOME_USER, user_model._meta.pk)})
+    annotated = users.annotate(**{CLEARANCE_ATTRIBUTE: may_view_internal(), **_version(using)})
+    queryset = annotated.values_list(*columns, CLEARANCE_ATTRIBUTE, *_version(using))
+    read = CompiledRead(queryset, {"user": Slot(_SOME_USER, user_model._meta.pk)})
+    return read, len(columns)
 
 
 @functools.lru_cache(maxsize=4)
-def _token_read(using: str) -> CompiledRead:
-    """A token by key, every column of it and of its user, and the user's clearance."""
+def _token_read(using: str) -> tuple[CompiledRead, int]:
+    """A token by key, every column of it and of its user (how many: the width), the user's
+    clearance, and the knowledge base's version."""
     tokens = Token.objects.using(using).filter(key=_SOME_KEY)
     user_columns = [f"user__{f.name}" for f in get_user_model()._meta.concrete_fields]
     token_columns = [field.name for field in Token._meta.concrete_fields]
-    queryset = tokens.annotate(clearance=may_view_internal()).values_list(
-        *token_columns, *user_columns, "clearance"
+    queryset = tokens.annotate(clearance=may_view_internal(), **_version(using)).values_list(
+        *token_columns, *user_columns, "clearance", *_version(using)
     )
-    return CompiledRead(queryset, {"key": Slot(_SOME_KEY, Token._meta.pk)})
+    read = CompiledRead(queryset, {"key": Slot(_SOME_KEY, Token._meta.pk)})
+    return read, len(token_columns) + len(user_columns)
+
+
+def _version(using: str) -> dict[str, RawSQL]:
+    """The knowledge base's version as a column, on the databases that keep it."""
+    if connections[using].vendor not in store.VERSIONED:
+        return {}
+    return {KNOWLEDGE_VERSION_ATTRIBUTE: RawSQL(store.VERSION_SUBQUERY, [])}
 
 
 def _instance(model: Any, values: tuple[Any, ...], using: str) -> Any:

@@ -78,9 +78,12 @@ def hammer(
     client: str,
     bodies: Sequence[Mapping[str, Any]] = (),
     headers: Mapping[str, str] | None = None,
+    distinct: bool = False,
 ) -> Result:
-    """GET `path` (or POST the `bodies` in turn, as JSON) for `seconds` over `connections`."""
-    work = _Load(url, path, seconds, connections, tuple(bodies), dict(headers or {}))
+    """GET `path` (or POST the `bodies` in turn, as JSON) for `seconds` over `connections`.
+    `distinct`: the bodies in order from the first, no two load threads sending the same one
+    (they repeat only once all were sent); else round-robin from a random start."""
+    work = _Load(url, path, seconds, connections, tuple(bodies), dict(headers or {}), distinct)
     return _wrk(work) if client == "wrk" else asyncio.run(_python(work))
 
 
@@ -92,6 +95,7 @@ class _Load:
     connections: int
     bodies: tuple[Mapping[str, Any], ...]
     headers: dict[str, str]
+    distinct: bool = False
 
 
 # --- wrk ----------------------------------------------------------------------------------------
@@ -99,11 +103,11 @@ class _Load:
 
 def _wrk(work: _Load) -> Result:
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
-        script.write(_lua(work.path, work.bodies, work.headers))
+        script.write(_lua(work.path, work.bodies, work.headers, work.distinct))
     try:
         out = subprocess.run(
-            ["wrk", "-t2", f"-c{work.connections}", f"-d{max(1, round(work.seconds))}s",
-             "--latency", "-s", script.name, work.url],
+            ["wrk", f"-t{WRK_THREADS}", f"-c{work.connections}",
+             f"-d{max(1, round(work.seconds))}s", "--latency", "-s", script.name, work.url],
             capture_output=True, text=True, check=True,
         ).stdout  # fmt: skip
     finally:
@@ -111,8 +115,17 @@ def _wrk(work: _Load) -> Result:
     return _parse_wrk(out)
 
 
-def _lua(path: str, bodies: Sequence[Mapping[str, Any]], headers: Mapping[str, str]) -> str:
-    """A wrk script: every request to `path`, POSTing the bodies round-robin (per thread)."""
+WRK_THREADS = 2
+
+
+def _lua(
+    path: str,
+    bodies: Sequence[Mapping[str, Any]],
+    headers: Mapping[str, str],
+    distinct: bool = False,
+) -> str:
+    """A wrk script: every request to `path`, POSTing the bodies round-robin (per thread);
+    `distinct`: thread k sends bodies k, k + threads, ... (none sent twice until all were)."""
     lines = [f"local path = {_lua_string(path)}", "local headers = {}"]
     lines += [f"headers[ {_lua_string(k)} ] = {_lua_string(v)}" for k, v in headers.items()]
     if not bodies:
@@ -121,14 +134,26 @@ def _lua(path: str, bodies: Sequence[Mapping[str, Any]], headers: Mapping[str, s
     lines.append('headers["Content-Type"] = "application/json"')
     lines.append("local bodies = {")
     lines += [f"  {_lua_string(json.dumps(body))}," for body in bodies]
-    lines += [
-        "}",
-        "local n = math.random(#bodies)",
-        "request = function()",
-        "  n = n % #bodies + 1",
-        '  return wrk.format("POST", path, headers, bodies[n])',
-        "end",
-    ]
+    lines.append("}")
+    if distinct:
+        lines += [
+            "local threads = 0",
+            "function setup(thread) thread:set('id', threads); threads = threads + 1 end",
+            "local n = nil",
+            "request = function()",
+            f"  if n == nil then n = id - {WRK_THREADS} end",
+            f"  n = (n + {WRK_THREADS}) % #bodies",
+            '  return wrk.format("POST", path, headers, bodies[n + 1])',
+            "end",
+        ]
+    else:
+        lines += [
+            "local n = math.random(#bodies)",
+            "request = function()",
+            "  n = n % #bodies + 1",
+            '  return wrk.format("POST", path, headers, bodies[n])',
+            "end",
+        ]
     return "\n".join(lines) + "\n"
 
 

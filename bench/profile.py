@@ -3,8 +3,11 @@
 Runs asks through Django's test client (the whole middleware stack, DRF, the engine and the
 database, no HTTP server) over a copy of the demo database on SQLite (or a PostgreSQL
 database when DATABASE_URL is set by the caller), with the settings a served process has:
-stateless asks, then asks in a conversation of `turns` turns, timing each kind and printing
-the heaviest functions of a cProfile of the stateless ones.
+stateless asks (the bench's five lookups in turn), stateless asks of distinct questions
+(none asked twice: what no reading kept from an earlier question can make cheaper; each
+figure asked once first, so that every series and parser is warm), then asks in a
+conversation of `turns` turns, timing each kind and printing the heaviest functions of a
+cProfile of each.
 
 Run it in a process of its own: it configures Django for the copied database.
 """
@@ -19,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.questions import LOOKUPS
+from bench.questions import FORMS, LOOKUPS, distinct_lookups
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,15 +66,23 @@ def run(*, database: Path, asks: int, turns: int, top: int) -> None:
         conversation = ask(body)["conversation"]
     stateless = [{"question": LOOKUPS[n % len(LOOKUPS)]} for n in range(asks)]
     chained = [{**body, "conversation": conversation} for body in stateless]
+    questions = distinct_lookups()
+    for question in questions[:: len(FORMS)]:  # each figure once (one of its phrasings)
+        ask({"question": question})
+    fresh = iter([q for n, q in enumerate(questions) if n % len(FORMS)])
+    distinct = [[{"question": next(fresh)} for _ in range(asks)] for _ in range(ROUNDS + 1)]
 
     print(f"{asks} asks of each kind, in-process (the Django test client), database "
           f"{os.environ['DATABASE_URL'].split(':', 1)[0]}")  # fmt: skip
-    for name, bodies in (("stateless", stateless), (f"in a {turns}-turn conversation", chained)):
-        rounds = [_timed(ask, bodies) for _ in range(ROUNDS)]
+    kinds = (("stateless", [stateless] * (ROUNDS + 1)), ("stateless, distinct questions", distinct),
+             (f"in a {turns}-turn conversation", [chained] * (ROUNDS + 1)))  # fmt: skip
+    for name, each in kinds:
+        rounds = [_timed(ask, bodies) for bodies in each[:ROUNDS]]
         wall, cpu = min(w for w, _ in rounds), min(c for _, c in rounds)
         print(f"  {name}: {wall * 1000:.2f} ms wall, {cpu * 1000:.2f} ms CPU an ask "
               f"(the best of {ROUNDS} rounds)")  # fmt: skip
-    for name, bodies in (("stateless", stateless), (f"in a {turns}-turn conversation", chained)):
+    for name, each in kinds:
+        bodies = each[ROUNDS]
         profiler = cProfile.Profile()
         profiler.enable()
         for body in bodies:

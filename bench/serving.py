@@ -3,8 +3,9 @@
 Starts the floor (bench/floor.py: a plain Django JsonResponse view) and then askapp, each
 with the server command `bin/serve` uses (project.serve: granian, WEB_CONCURRENCY workers,
 the threaded handler), over the demo data on SQLite or PostgreSQL, and times with wrk (or
-the Python client): the floor, /healthz, /v1/ask stateless (a new conversation per ask)
-and /v1/ask in 200-turn conversations, all structured lookups answered by the mock provider;
+the Python client): the floor, /healthz, /v1/ask stateless (a new conversation per ask; five
+lookups in turn, then about 6,000 questions none asked twice: bench/questions.py) and
+/v1/ask in 200-turn conversations, all structured lookups answered by the mock provider;
 then, on a fresh server, the slow-stream test (bench/streams.py).
 """
 
@@ -23,7 +24,7 @@ from typing import Any
 import httpx
 
 from bench import load, procs, streams
-from bench.questions import LOOKUPS
+from bench.questions import LOOKUPS, distinct_lookups
 from project import serve
 from tests.live import LiveServer, api_token, copy_database, postgres_demo_database
 
@@ -78,6 +79,16 @@ def run(
         ]
         rows.append(("askapp POST /v1/ask, stateless", measure(
             server, "/v1/ask", bodies=stateless, headers=headers)))  # fmt: skip
+        # The same kind of ask, but no question asked twice: what nothing kept from an
+        # earlier question (a reading, a parse) can make cheaper. The warm-up asks its own.
+        distinct = [{"question": question} for question in distinct_lookups()]
+        warm, fresh = distinct[: len(distinct) // 5], distinct[len(distinct) // 5 :]
+        result = measure(server, "/v1/ask", bodies=fresh, headers=headers, warm_bodies=warm,
+                         distinct=True)  # fmt: skip
+        if result.requests > len(fresh):
+            print(f"note: {result.requests:,} distinct asks sent, {len(fresh):,} questions: "
+                  "some were asked twice")  # fmt: skip
+        rows.append(("askapp POST /v1/ask, stateless, distinct questions", result))
         rows.append((f"askapp POST /v1/ask, {CONVERSATION_TURNS}-turn conversations", measure(
             server, "/v1/ask", bodies=in_conversation, headers=headers)))  # fmt: skip
     with LiveServer(database=database, env=floor_env, workers=workers, application=floor_app) as f:
@@ -116,10 +127,13 @@ def database_name(url: str, suffix: str) -> str:
 
 
 def _measurer(seconds: float, connections: int, client: str):  # type: ignore[no-untyped-def]
-    def measure(server: LiveServer, path: str, **kwargs: Any) -> load.Result:
+    def measure(
+        server: LiveServer, path: str, warm_bodies: Any = None, **kwargs: Any
+    ) -> load.Result:
         warm = max(1.0, seconds / 5)
         options = {"connections": connections, "client": client, **kwargs}
-        load.hammer(server.url, path, seconds=warm, **options)
+        warming = options if warm_bodies is None else {**options, "bodies": warm_bodies}
+        load.hammer(server.url, path, seconds=warm, **warming)
         used = procs.cpu_seconds(server.pid)
         result = load.hammer(server.url, path, seconds=seconds, **options)
         cpu = (procs.cpu_seconds(server.pid) - used) / max(1, result.requests)
@@ -166,12 +180,15 @@ def _print_table(
     print("| floor: the same, after askapp | " + " | ".join(after.cells()) + " |")
     for name, result in rows:
         print(f"| {name} | " + " | ".join(result.cells(floor)) + " |")
-    healthz, stateless, conversation = (result for _, result in rows)
+    healthz, stateless, distinct, conversation = (result for _, result in rows)
     print(f"\nfloor (mean of the two runs): {floor.rate:,.0f} requests/s, "
           f"{floor.cpu * 1000:.3f} ms of server CPU a request")  # fmt: skip
     print(f"/healthz: {healthz.rate / floor.rate:.2f}x the floor's requests/s (target >= 0.6)")
     print(f"/v1/ask stateless: {stateless.rate / floor.rate:.3f}x the floor's requests/s "
           f"(target >= 0.15); p99 {load.ms(stateless.p99)} (target <= 50 ms)")  # fmt: skip
+    print(f"/v1/ask stateless, distinct questions: {distinct.rate / floor.rate:.3f}x the floor's "
+          f"requests/s; p99 {load.ms(distinct.p99)}; server CPU an ask "
+          f"{distinct.cpu / stateless.cpu:.2f}x the repeated lookups'")  # fmt: skip
     rate, p50 = conversation.rate / stateless.rate, conversation.p50 / stateless.p50
     print(f"/v1/ask in a {CONVERSATION_TURNS}-turn conversation against stateless: requests/s "
           f"{rate:.2f}x, p50 {p50:.2f}x, server CPU an ask {conversation.cpu / stateless.cpu:.2f}x "

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypedDict, Unpack
 
-from engine.cache import visible_vocabulary
+from engine.cache import PerSnapshot, visible_vocabulary
 from engine.errors import ANSWERED_FAILURES, ProviderError
 from engine.gate import SecurityGate
 from engine.grounding import Grounder, cites, sentences, states_figure
@@ -116,6 +116,10 @@ class Asked(TypedDict, total=False):
     clearance: frozenset[str]  # the classifications the asker may see; PUBLIC when left out
 
 
+_ReadingKey = tuple[str, str | None, frozenset[str]]  # question, scope, clearance
+_Reading = tuple[Intent, tuple[str, ...]]  # the intent, the unknown companies named
+
+
 @dataclass(frozen=True, slots=True)
 class Engine:
     """The engine's parts, put together once and shared by every question (and thread): it
@@ -127,6 +131,11 @@ class Engine:
     parser: IntentParser | None = None  # None: the parser for the store's current vocabulary
     pipeline: Pipeline | None = None  # None: retrieval through the store's full-text search
     limits: Limits = Limits()
+    # Each question's reading (its intent, the companies it names that nothing holds), kept
+    # for the store's current vocabulary only (engine/cache.py: PerSnapshot).
+    readings: PerSnapshot[_ReadingKey, _Reading] = field(
+        default_factory=PerSnapshot, init=False, repr=False, compare=False
+    )
 
     def parser_for(self, vocabulary: Vocabulary) -> IntentParser:
         """The parser this Engine reads questions with, for the store's current vocabulary."""
@@ -149,7 +158,7 @@ class Engine:
         yield from run.events()
 
 
-_PARTS = frozenset(part.name for part in fields(Engine))
+_PARTS = frozenset(part.name for part in fields(Engine) if part.init)
 
 
 def answer_question(
@@ -233,17 +242,27 @@ class _Run:
 
     def _answer(self) -> Iterator[Event]:
         store = self.engine.store
+        known = store.vocabulary()
         # A name only material above the asker's clearance introduces is unknown to this
         # question: not linked, never offered as a choice, never the only company.
-        vocabulary = visible_vocabulary(store.vocabulary(), self.clearance)
+        vocabulary = visible_vocabulary(known, self.clearance)
         scope = self.session.scope if self.session is not None else None
         # Named measures computed from two figures ("gross margin") link too (engine/measures).
         linkable = with_measures(vocabulary)
-        intent = self.engine.parser_for(linkable.vocabulary).parse(
-            self.question, scope=scope, held_by=self._held_by(vocabulary, linkable.measures)
-        )
-        intent = not_offered(intent, linkable.measures)
-        unknown = unknown_companies(self.question, vocabulary, store, self.clearance)
+        # How the question reads depends on its text, the scope, the clearance and what the
+        # store holds, nothing else (never the history): kept while the store hands out the
+        # same vocabulary, which it does until the knowledge base changes.
+        key = (self.question, scope, self.clearance)
+        reading = self.engine.readings.get(known, key)
+        if reading is None:
+            parsed = self.engine.parser_for(linkable.vocabulary).parse(
+                self.question, scope=scope, held_by=self._held_by(vocabulary, linkable.measures)
+            )
+            unread = unknown_companies(self.question, vocabulary, store, self.clearance)
+            reading = self.engine.readings.put(
+                known, key, (not_offered(parsed, linkable.measures), unread)
+            )
+        intent, unknown = reading
         if unknown:
             # Before the session or a scope can fill in a company: the question names one.
             self.intent = intent

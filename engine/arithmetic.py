@@ -42,6 +42,12 @@ DENOMINATOR = _norms(
     "percentage of", "percent of", "portion of", "share of", "proportion of", "fraction of",
     "divided by", "how many times",
 )  # fmt: skip
+# The phrases by their first word, in DENOMINATOR's order: a phrase read from a word starts
+# with that word, so only these are tried there (every word was tried against every phrase).
+_DENOMINATOR_AT: dict[str, tuple[tuple[str, ...], ...]] = {
+    first: tuple(phrase for phrase in DENOMINATOR if phrase[0] == first)
+    for first in dict.fromkeys(phrase[0] for phrase in DENOMINATOR)
+}
 PERCENT_WORDS = lexicon("percent percentage % pct")
 # Role nouns an earlier result is named by, and the roles they name.
 ROLE_NOUNS = {
@@ -494,7 +500,7 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
         if over and (_period_follows(norms, used, start + 1) or _figure_over(norms, start)):
             used[start] = True  # "the net change over the 2008 value", "R&D over revenue"
             return start + 1, False
-        for phrase in DENOMINATOR:
+        for phrase in _DENOMINATOR_AT.get(norms[start], ()):
             end = _phrase_end(norms, used, start, phrase)
             if end is not None:
                 for i in range(start, end):

@@ -57,3 +57,68 @@ def visible_vocabulary(vocabulary: Vocabulary, clearance: frozenset[str]) -> Voc
         while len(_VISIBLE) > _VISIBLE_SIZE:
             _VISIBLE.popitem(last=False)
     return visible
+
+
+Key = TypeVar("Key")
+
+
+class Memo(Generic[Key, Built]):
+    """A bounded, thread-safe LRU of values computed from their key alone: the caller keys
+    by everything the value depends on. `get` is None on a miss; two threads may compute the
+    same value once each (both results are equal)."""
+
+    def __init__(self, *, size: int = 4096) -> None:
+        self._size = size
+        self._items: OrderedDict[Key, Built] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Key) -> Built | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: Key, value: Built) -> Built:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+class PerSnapshot(Generic[Key, Built]):
+    """A Memo that holds while its values' source stays the very same object (a store's
+    vocabulary, which a store hands out again until the knowledge base changes): a value put
+    for another object empties it first, so nothing computed from an older knowledge base is
+    ever found, nor kept alive."""
+
+    def __init__(self, *, size: int = 4096) -> None:
+        self._size = size
+        self._items: OrderedDict[Key, Built] = OrderedDict()
+        self._of: object = None
+        self._lock = threading.Lock()
+
+    def get(self, source: object, key: Key) -> Built | None:
+        with self._lock:
+            if source is not self._of:
+                return None
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, source: object, key: Key, value: Built) -> Built:
+        with self._lock:
+            if source is not self._of:
+                self._items.clear()
+                self._of = source
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value

@@ -374,6 +374,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["askapp.api.permissions.MayChat"],
     "DEFAULT_PARSER_CLASSES": ["askapp.api.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # DRF's, without parsing an absent or catch-all Accept header on every request.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "askapp.api.negotiation.ContentNegotiation",
     "DEFAULT_THROTTLE_CLASSES": [
         "askapp.api.throttles.UserThrottle",
         "askapp.api.throttles.AnonThrottle",

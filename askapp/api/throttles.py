@@ -66,12 +66,19 @@ class Counter:
         now = self.clock()
         window = int(now // seconds)
         name = self._key(key, window)
-        cache.add(name, 0, timeout=seconds + 1)
+        # One cache operation once the window has its key: raise it; only the window's first
+        # hit (the key missing) creates it, and a racing creator's key is raised instead.
         try:
             count = cache.incr(name)
-        except ValueError:  # expired between add and incr
-            cache.add(name, 1, timeout=seconds + 1)
-            count = 1
+        except ValueError:
+            if cache.add(name, 1, timeout=seconds + 1):
+                count = 1
+            else:
+                try:
+                    count = cache.incr(name)
+                except ValueError:  # expired between add and incr
+                    cache.add(name, 1, timeout=seconds + 1)
+                    count = 1
         return count <= limit, (window + 1) * seconds - now
 
     def over(self, key: str, rate: str) -> float | None:

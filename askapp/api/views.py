@@ -36,6 +36,7 @@ from askapp.api.serializers import (
     ask_body,
     ask_input,
 )
+from askapp.auth import KNOWLEDGE_VERSION_ATTRIBUTE
 from askapp.errors import NotFound
 from askapp.owners import Owner, existing_owner, request_owner
 from askapp.permissions import clearance_for
@@ -112,6 +113,7 @@ def _prepare(request: Request) -> PreparedAsk:
         clearance=clearance_for(request.user),
         conversation_id=data.get("conversation"),
         history=data.get("history"),
+        knowledge_version=getattr(request.user, KNOWLEDGE_VERSION_ATTRIBUTE, None),
     )
 
 

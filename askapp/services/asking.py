@@ -35,6 +35,7 @@ from askapp.owners import Owner
 from askapp.selectors.conversations import conversation_with_recent_turns
 from askapp.services.citations import new_answer_citations_record
 from askapp.services.inserts import insert_new, update_columns
+from askapp.store import DatabaseStore, probed
 from askapp.writer import one_writer
 from engine import Answer, ConversationSession, Engine, EngineError, Event, StoreError
 
@@ -68,6 +69,9 @@ class PreparedAsk:
     # A new conversation's question, stored before the engine runs (status error, reason
     # INTERRUPTED) and settled when the answer or the failure is stored.
     pending: Turn | None = None
+    # The knowledge base's version, when the request's first statement read it with the
+    # user (askapp/auth.py): a non-streamed ask's question takes it as its probe.
+    knowledge_version: object = None
 
     @property
     def history(self) -> list[tuple[str, str]]:
@@ -81,6 +85,7 @@ def ask_prepare(
     clearance: frozenset[str],
     conversation_id: uuid.UUID | None = None,
     history: Sequence[tuple[str, str]] | None = None,
+    knowledge_version: object = None,
 ) -> PreparedAsk:
     """Read what the ask needs: the conversation (or a new one) and its recent turns."""
     window = settings.ASKAPP_HISTORY_TURNS
@@ -115,6 +120,7 @@ def ask_prepare(
         ),
         clearance=clearance,
         engine=the_engine(),
+        knowledge_version=knowledge_version,
     )
 
 
@@ -123,13 +129,15 @@ def ask_events(
     prepared: PreparedAsk,
     clock: Callable[[], float] = time.monotonic,
     store_first: bool = True,
+    probe: object = None,
 ) -> Iterator[Event]:
     """The engine's meta, delta and sources events as they come, then `done` with Stored.
 
     A new conversation and its question are stored before the engine runs (`store_first`):
-    the meta event names the conversation. Raises AskFailed (after storing the question with
-    status error) when the engine fails; the events already yielded then belong to an answer
-    that was never stored.
+    the meta event names the conversation. `probe`: the knowledge base's version this
+    request already read, which the question then does not read again. Raises AskFailed
+    (after storing the question with status error) when the engine fails; the events already
+    yielded then belong to an answer that was never stored.
     """
     started = clock()
     answer: Answer | None = None
@@ -137,7 +145,9 @@ def ask_events(
     if prepared.is_new and store_first:
         _store_question_first(prepared)
     try:
-        for event in prepared.engine.stream(
+        for event in _probed(
+            prepared.engine,
+            probe,
             prepared.question,
             history=prepared.history,
             session=prepared.session,
@@ -169,11 +179,30 @@ def ask(*, prepared: PreparedAsk) -> Stored:
     request's own milliseconds, and the conversation, the question and the answer are then
     written in one transaction (docs/adr/0044)."""
     store_first = waits_on_a_model(prepared.engine)
-    for event in ask_events(prepared=prepared, store_first=store_first):
+    # The question runs at once, in this request's thread: the version the request's first
+    # statement read is as fresh as a probe of its own (a stream may wait for its turn).
+    events = ask_events(prepared=prepared, store_first=store_first,
+                        probe=prepared.knowledge_version)  # fmt: skip
+    for event in events:
         if event.kind == "done":
             stored: Stored = event.data
             return stored
     raise AssertionError("ask_events ends with done or raises")
+
+
+def _probed(engine: Engine, probe: object, question: str, **asked: Any) -> Iterator[Event]:
+    """The engine's events, its store's first probe taking `probe` (askapp/store.py)."""
+    store = engine.store
+    if probe is None or not isinstance(store, DatabaseStore):
+        yield from engine.stream(question, **asked)
+        return
+    events = engine.stream(question, **asked)
+    with probed(probe, using=store.using):
+        first = next(events, None)  # the question's probe is read before its first event
+    if first is None:
+        return
+    yield first
+    yield from events
 
 
 # --- writing --------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import connections
+from django.db import connections, models
 from django.db.models import Field, Model
 
 
@@ -26,13 +26,21 @@ def insert_new(instances: Sequence[Model], *, using: str = "default") -> None:
         return
     model = type(instances[0])
     connection = connections[using]
-    fields = _fields(model)
+    adapt = connection.ops.adapt_integerfield_value
     params: list[Any] = []
     for instance in instances:
         if type(instance) is not model or instance.pk is None:
             raise ValueError("insert_new takes new instances of one model, their pk set")
         instance._prepare_related_fields_for_save(operation_name="insert_new")
-        params += [f.get_db_prep_save(f.pre_save(instance, add=True), connection) for f in fields]
+        for field, plain in _plan(model):
+            value = getattr(instance, field.attname) if plain is not None else None
+            if plain is not None and type(value) is plain:
+                # What get_db_prep_save makes of a value already of the field's own type.
+                params.append(value if plain is not int else adapt(value, _internal_type(field)))
+            else:
+                params.append(
+                    field.get_db_prep_save(field.pre_save(instance, add=True), connection)
+                )
     with connection.cursor() as cursor:
         cursor.execute(_sql(model, len(instances), connection.alias, connection.vendor), params)
     for instance in instances:
@@ -68,6 +76,32 @@ def _update_sql(model: type[Model], fields: tuple[Field[Any, Any], ...], using: 
 @functools.cache
 def _fields(model: type[Model]) -> tuple[Field[Any, Any], ...]:
     return tuple(model._meta.concrete_fields)
+
+
+# Fields whose pre_save is the attribute and whose value, when it is already of this exact
+# Python type, get_db_prep_save passes through as it is (integers through the backend's
+# adapt_integerfield_value). Exact classes only: a subclass may prepare its values otherwise.
+_PLAIN: dict[type[Field[Any, Any]], type] = {
+    models.CharField: str,
+    models.TextField: str,
+    models.BooleanField: bool,
+    models.IntegerField: int,
+    models.PositiveIntegerField: int,
+    models.PositiveSmallIntegerField: int,
+    models.SmallIntegerField: int,
+    models.BigIntegerField: int,
+}
+
+
+@functools.cache
+def _plan(model: type[Model]) -> tuple[tuple[Field[Any, Any], type | None], ...]:
+    """Each concrete field, with the type whose values it stores as they are (or None)."""
+    return tuple((field, _PLAIN.get(type(field))) for field in _fields(model))
+
+
+@functools.cache
+def _internal_type(field: Field[Any, Any]) -> str:
+    return field.get_internal_type()
 
 
 @functools.lru_cache(maxsize=64)

@@ -18,8 +18,10 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from engine.cache import Memo, PerVocabulary
 from engine.gate import SecurityGate
-from engine.parser import STOP, parser_for
+from engine.intent import Intent
+from engine.parser import STOP, IntentParser
 from engine.passages import is_item, is_prose, quotable, sentences, years
 from engine.prompts import (
     QuotedPassage,
@@ -74,9 +76,10 @@ class MockProvider:
             return _call("find_names", {"text": question})
         if "get_facts" in results:
             return Completion(content="Here are the figures the knowledge base holds.")
-        names = json.loads(results["find_names"])
         system = _system(messages)
-        calls = self._fact_calls(question, names, carried_slots(system), needed_metrics(system))
+        calls = self._fact_calls(
+            question, results["find_names"], carried_slots(system), needed_metrics(system)
+        )
         if not calls:
             return Completion(content="I could not tell which figures the question needs.")
         return Completion(content=None, tool_calls=tuple(calls))
@@ -84,15 +87,14 @@ class MockProvider:
     def _fact_calls(
         self,
         question: str,
-        names: Mapping[str, Any],
+        names: str,
         carried: Mapping[str, Any],
         needed: tuple[str, ...] = (),
     ) -> list[ToolCall]:
-        vocabulary = _vocabulary(names)
-        intent = parser_for(vocabulary).parse(question)
+        intent, only = _reading(question, names)
         entities = intent.entities or tuple(carried.get("entities", ()))
-        if not entities and len(vocabulary.entities) == 1:
-            entities = (vocabulary.entities[0].name,)
+        if not entities and only is not None:
+            entities = (only,)
         metrics = needed or intent.metrics or tuple(carried.get("metrics", ()))
         # A range ("from FY2019 to FY2021") is every year between, not its two ends: the
         # whole series is fetched, as for a calculation.
@@ -273,6 +275,25 @@ def _tool_results_since_last_user(messages: Sequence[Message]) -> dict[str, str]
             name = names.get(str(message.get("tool_call_id")), "")
             results.setdefault(name, str(message.get("content") or ""))
     return results
+
+
+# The question read against the names find_names gave (its JSON text): a pure function of
+# the two, so a question asked again over the same names is not parsed again.
+_READINGS: Memo[tuple[str, str], tuple[Intent, str | None]] = Memo(size=4096)
+# Parsers for those small vocabularies, kept apart from parser_for's few: each question's
+# names are a vocabulary of their own, and they pushed the engine's own parser out of it.
+_PARSERS = PerVocabulary(IntentParser, size=256)
+
+
+def _reading(question: str, names: str) -> tuple[Intent, str | None]:
+    """How the question reads against these names, and the one entity they hold (or None)."""
+    key = (question, names)
+    found = _READINGS.get(key)
+    if found is None:
+        vocabulary = _vocabulary(json.loads(names))
+        only = vocabulary.entities[0].name if len(vocabulary.entities) == 1 else None
+        found = _READINGS.put(key, (_PARSERS(vocabulary).parse(question), only))
+    return found
 
 
 def _vocabulary(names: Mapping[str, Any]) -> Vocabulary:

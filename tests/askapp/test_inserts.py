@@ -52,3 +52,41 @@ def test_updated_columns_read_back_and_the_others_are_left_alone() -> None:
     stored = Turn.objects.get(pk=question.pk)
     assert (stored.status, stored.intent, stored.latency_ms) == ("found", {"kind": "lookup"}, 12)
     assert (stored.text, stored.reason) == ("q?", "Interrupted")
+
+
+def test_the_values_sent_are_those_get_db_prep_save_makes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Values already of a plain field's own type are sent as they are: exactly what the
+    field's get_db_prep_save would have sent, the others (UUIDs, JSON, stamps, keys and a
+    value of another type) through it."""
+    from django.db import connection
+
+    conversation = Conversation(owner=UserFactory(), title="t", last_position=2)
+    turn = Turn(
+        conversation=conversation, position=2, role=Turn.Role.ASSISTANT, text="a",
+        refused=True, latency_ms=7, figures=[{"value": "1.5"}],
+    )  # fmt: skip
+    turn.reason = 12  # type: ignore[assignment]  # not a str: through get_db_prep_save
+    sent: list[list[object]] = []
+    real_execute = type(connection.cursor()).execute
+
+    def recording(self: object, sql: str, params: list[object] | None = None) -> object:
+        if sql.startswith("INSERT"):
+            sent.append(list(params or []))
+        return real_execute(self, sql, params)
+
+    insert_new([conversation])
+    monkeypatch.setattr(type(connection.cursor()), "execute", recording)
+    turn.created = None
+    insert_new([turn])
+    expected = [
+        f.get_db_prep_save(getattr(turn, f.attname), connection) for f in Turn._meta.concrete_fields
+    ]
+    assert [[_comparable(v) for v in row] for row in sent] == [list(map(_comparable, expected))]
+    assert Turn.objects.get(pk=turn.pk).reason == "12"
+
+
+def _comparable(value: object) -> object:
+    """psycopg's Jsonb wrappers compare by identity: what they wrap, with its type."""
+    return (type(value), value.obj) if hasattr(value, "obj") else (type(value), value)

@@ -1,9 +1,9 @@
 """An ask costs a fixed, small number of database queries, however long the conversation is.
 
-With a browser session: the session, the user (with their clearance), the conversation's
-last turns, the knowledge base's freshness probe, then in one transaction the position
-counter, the two turns and the citations: 7. With a token, one query reads the token, the
-user and the clearance: 6.
+With a browser session: the session, the user (with their clearance and the knowledge
+base's version, the question's freshness probe: docs/adr/0051), the conversation's last
+turns, then in one transaction the position counter, the two turns and the citations: 6.
+With a token, one query reads the token, the user, the clearance and the version: 5.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from tests.factories import ConversationFactory, FactFactory, exchange
 
 pytestmark = pytest.mark.usefixtures("kb")
 
-SESSION_ASK_QUERIES = 7
-TOKEN_ASK_QUERIES = 6
-# A new conversation by token: the token with its user, the probe, then in one transaction
-# the conversation, both turns in one INSERT, and the citations.
-TOKEN_NEW_CONVERSATION_QUERIES = 5
+SESSION_ASK_QUERIES = 6
+TOKEN_ASK_QUERIES = 5
+# A new conversation by token: the token with its user and the version, then in one
+# transaction the conversation, both turns in one INSERT, and the citations.
+TOKEN_NEW_CONVERSATION_QUERIES = 4
 QUESTION = "What was Apple's revenue in FY2023?"
 
 
@@ -132,3 +132,24 @@ def test_asks_compile_no_sql_once_warm(
     for client, body in asks * 2:
         assert client.post("/v1/ask", body, format="json").status_code == 200
     assert built == []
+
+
+def test_the_version_read_with_the_user_is_the_questions_probe(token_api: APIClient) -> None:
+    """No probe of its own, yet a fact reclassified between two asks is seen by the second:
+    the version comes in the statement that reads the token and its user."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from askapp.models import Classification, Fact
+
+    body = {"question": QUESTION}
+    first = token_api.post("/v1/ask", body, format="json").json()["turn"]
+    assert first["status"] == "found"
+    Fact.objects.filter(entity__name="Apple").update(classification=Classification.RESTRICTED)
+    with CaptureQueriesContext(connection) as captured:
+        again = token_api.post("/v1/ask", body, format="json").json()["turn"]
+    assert again["status"] != "found"
+    assert all(source["kind"] != "fact" for source in again["sources"])  # none RESTRICTED
+    statements = [query["sql"] for query in captured.captured_queries]
+    assert "askapp_knowledge_version" in statements[0]  # with the token
+    assert not any(sql.startswith("SELECT version FROM") for sql in statements)
