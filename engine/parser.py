@@ -206,7 +206,10 @@ class IntentParser:
         grammar = arithmetic.read(norms, used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
-        metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
+        # A change or an average is taken over several periods; "the net change in 2022", one
+        # period, can only be a line's own figure.
+        several = len(frame.periods) != 1
+        metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own, several)
         if count and all(
             norms[i] in OPERATION_ONLY for i, taken in enumerate(used) if taken and not unlinked[i]
         ):
@@ -353,18 +356,18 @@ class IntentParser:
         return index
 
     def _link_scoped(
-        self, norms: Sequence[str], used: list[bool], own: _Index | None
+        self, norms: Sequence[str], used: list[bool], own: _Index | None, several: bool = False
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         if own is not None:
             trial = list(used)
-            linked = self._link_metrics(norms, trial, own)
+            linked = self._link_metrics(norms, trial, own, several)
             if linked[0] or linked[1]:
                 used[:] = trial
                 return linked
-        return self._link_metrics(norms, used, self._index)
+        return self._link_metrics(norms, used, self._index, several)
 
     def _link_metrics(
-        self, norms: Sequence[str], used: list[bool], index: _Index
+        self, norms: Sequence[str], used: list[bool], index: _Index, several: bool = False
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         positions: dict[str, list[int]] = {}
         by_word = index.by_word
@@ -382,7 +385,7 @@ class IntentParser:
         named = [label for label in full if not label.keys <= OPERATION_ONLY]
         if full:
             return self._take_full(named or full, positions, used, norms)
-        return self._take_partial(candidates, positions, used, index, norms)
+        return self._take_partial(candidates, positions, used, index, norms, several)
 
     def _take_full(
         self,
@@ -432,13 +435,18 @@ class IntentParser:
         used: list[bool],
         index: _Index,
         norms: Sequence[str],
+        several: bool = False,
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         """No label is named in full. One label holding every metric word, missing only soft
         words ("total"), is taken; several labels holding them are a question back. When no
         label holds the operation words too ("the change in X"), the other words decide."""
         question_words = frozenset(w for w in positions if w in index.words)
         content = question_words - OPERATION_ONLY
-        if not question_words:
+        if not question_words or (several and question_words <= CHANGE_OR_GROWTH | AVERAGE):
+            # Only change or average words over several periods or none ("what is the net
+            # change?", "its average for 2021 and 2022"): they name the calculation, and a line
+            # whose label merely holds them ("changes in other assets", "weighted average
+            # shares") is not meant. "Total" alone still names a "Total" line.
             return (), (), []
         found = self._held_by_one(candidates, positions, used, index, question_words, norms)
         if found is None and content and content != question_words:

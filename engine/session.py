@@ -394,7 +394,21 @@ class ConversationSession:
             if values:
                 carried.extend(Carried(slot, v, number, turn.question) for v in values)  # type: ignore[arg-type]
                 return values
+            if self._unsettled(turn, field, slot):
+                # A later question named another figure, never settled: "its change" is
+                # about that one, so the older figure would be a guess. Asked back instead.
+                return ()
         return ()
+
+    def _unsettled(self, turn: Remembered, field: str, slot: str) -> bool:
+        """The turn was left to choose among values of this slot, none of them the one the
+        questions before it settled."""
+        choices = {c for a in turn.intent.ambiguous if a.slot == slot for c in a.choices}
+        if not choices:
+            return False
+        before = self.turns[: self.turns.index(turn)]
+        settled = next((v for t in reversed(before) if (v := getattr(t.intent, field))), ())
+        return not choices & set(settled)
 
     def _picks_the_figure_asked_for(self, intent: Intent) -> bool:
         """The previous answer asked which figure was meant, and this question names a figure

@@ -1,0 +1,90 @@
+"""Follow-ups over one report page's table (issue 12): what a conversation carries when the
+words of a turn are only an operation, after a figure that was asked back, and for
+arithmetic on earlier results. The page and its labels are invented; each conversation is
+asked in order through one ConversationSession scoped to the page, as the chat page does."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from engine.answer import Engine
+from engine.evaluate.tatqa import ENTITY, page_store
+from engine.providers.mock import MockProvider
+from engine.session import ConversationSession
+from engine.types import Answer
+
+ROWS = [
+    ["", "2022", "2021"],
+    ["Freight revenue", "812.5", "790.0"],
+    ["Changes in deferred harbor fees", "-14.0", "6.5"],
+    ["Weighted average vessels in service", "41", "39"],
+    ["Opening order book", "300", "280"],
+    ["Closing order book", "320", "300"],
+    ["Dock rental income", "55", "50"],
+]
+
+
+def page(rows: list[list[str]] = ROWS) -> Engine:
+    return Engine(page_store("Harborline/2022/page_7", rows, "", ()), MockProvider())
+
+
+def ask(engine: Engine, *questions: str) -> list[Answer]:
+    session = ConversationSession(scope=ENTITY)
+    return [engine.answer(q, session=session, history=session.history()) for q in questions]
+
+
+def computed(answer: Answer) -> Decimal:
+    return [f.value for f in answer.figures if f.kind == "computed"][-1]
+
+
+# -- operation words alone name no line ------------------------------------------------------
+
+
+def test_the_net_change_after_two_years_of_a_figure_is_its_change() -> None:
+    *_, change = ask(
+        page(), "what was freight revenue in 2022?", "and in 2021?", "what is the net change?"
+    )
+
+    assert change.status == "found"
+    assert computed(change) == Decimal("22.5")
+    assert change.intent["metrics"] == ["Freight revenue"]
+
+
+def test_its_average_is_over_the_figure_on_hand_not_a_weighted_average_line() -> None:
+    *_, average = ask(
+        page(), "what was freight revenue in 2022?", "what is its average for 2021 and 2022?"
+    )
+
+    assert average.status == "found"
+    assert computed(average) == Decimal("801.25")
+
+
+# -- a figure asked back in between -----------------------------------------------------------
+
+
+def test_its_change_after_a_figure_asked_back_is_not_the_older_figures() -> None:
+    rental, asked_back, change = ask(
+        page(),
+        "what was dock rental income in 2022?",
+        "what was the order book in 2022?",
+        "what was its change from 2021 to 2022?",
+    )
+
+    assert rental.status == "found"
+    assert asked_back.status == "clarify"
+    # "Its" is the order book the user has not settled, not the rental income before it.
+    assert change.status == "clarify"
+    assert not change.figures
+
+
+def test_its_change_still_carries_the_figure_when_the_question_back_offered_it() -> None:
+    *_, change = ask(
+        page(),
+        "what was the opening order book in 2022?",
+        "what was the book in 2021?",
+        "what was its change from 2021 to 2022?",
+    )
+
+    assert change.status == "found"
+    assert change.intent["metrics"] == ["Opening order book"]
+    assert computed(change) == Decimal("20")
