@@ -30,6 +30,7 @@ _PERIOD = re.compile(
   | (?P<fy>\bfy\s*'?(?P<fyy>{_YEAR}|\d{{2}})\b)
   | (?P<fiscal>\bfiscal\s+(?:year\s+)?(?P<fisy>{_YEAR}|\d{{2}})\b)
   | (?P<year>(?<![\d$£€.,])(?P<yy>{_YEAR})(?![\d%]|[.,]\d|\s*(?:%|percent\b)))
+  | (?P<slash>(?<![\d/$.,])(?:0?[1-9]|1[0-2])/(?:[0-3]?\d/)?(?P<sy>{_YEAR}|\d{{2}})(?![\d/]))
     )
     """,
     re.IGNORECASE | re.VERBOSE,
@@ -96,7 +97,9 @@ def _period_of(match: re.Match[str]) -> str | None:
     return fiscal_year(year) if year else None
 
 
-_YEAR_GROUP = {"fy": "fyy", "fiscal": "fisy", "year": "yy"}
+# "12/14", "12/31/05": a date as month (and day) and year, read as the year, as tables.py
+# reads such a column heading; the question and the table then name the same period.
+_YEAR_GROUP = {"fy": "fyy", "fiscal": "fisy", "year": "yy", "slash": "sy"}
 
 
 _NO_TIME = TimeFrame()

@@ -11,6 +11,7 @@ from engine.answer import Engine
 from engine.evaluate.tatqa import ENTITY, page_store
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
+from engine.timeframe import read_timeframe
 from engine.types import Answer
 
 ROWS = [
@@ -88,3 +89,31 @@ def test_its_change_still_carries_the_figure_when_the_question_back_offered_it()
     assert change.status == "found"
     assert change.intent["metrics"] == ["Opening order book"]
     assert computed(change) == Decimal("20")
+
+
+# -- dates as a performance table prints them ---------------------------------------------
+
+PERFORMANCE = [
+    ["", "12/17", "12/18", "12/19"],
+    ["Pelican Shipping Corp", "100", "96.40", "131.25"],
+    ["Coastal Carriers Index", "100", "101.10", "118.00"],
+]
+
+
+def test_a_date_as_the_table_heads_it_names_that_period_and_a_constant_builds_on_it() -> None:
+    value, less = ask(
+        page(PERFORMANCE),
+        "what was the value of pelican shipping corp on 12/19?",
+        "what is that less an initial $100 investment?",
+    )
+
+    assert value.status == "found"
+    assert value.intent["periods"] == ["FY2019"]
+    assert computed(less) == Decimal("31.25")
+
+
+def test_a_month_and_year_date_is_read_as_its_year_but_a_fraction_is_not() -> None:
+    assert read_timeframe("what was it on 12/19?").periods == ("FY2019",)
+    assert read_timeframe("from 6/30/08 to 6/30/09").periods == ("FY2008", "FY2009")
+    assert read_timeframe("from 6/30/08 to 6/30/09").is_range
+    assert read_timeframe("what is 1/2 of the rent?").periods == ()
