@@ -554,6 +554,8 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
         while j >= 0 and norms[j] in _CONSTANT_FILLER:
             j -= 1
         word = norms[j] if j >= 0 else ""
+        if word not in _CONSTANT_OPERATORS and _a_base(norms, j, i):
+            word = "base"  # "assuming a $100 initial investment": the base taken off
         if word not in _CONSTANT_OPERATORS or (word == "over" and j != i - 1):
             continue
         if i + 1 < len(norms) and norms[i + 1] in _TIME_NOUNS:
@@ -570,9 +572,21 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
         operation = operation or _CONSTANT_OPERATORS[word]
         # The constant's own noun ("an initial $100 investment") goes with it.
         last = i + 1 if i + 1 < len(norms) and norms[i + 1].isalpha() else i
+        if last > i and norms[last] in _BASE_ADJECTIVES and last + 1 < len(norms):
+            last += int(norms[last + 1].isalpha())  # "a $100 initial investment"
         for k in range(j, last + 1):
             used[k] = True
     return tuple(found), operation
+
+
+_BASE_ADJECTIVES = lexicon("initial base starting")
+
+
+def _a_base(norms: Sequence[str], before: int, at: int) -> bool:
+    """A number said to be the starting amount ("an initial $100", "a $100 initial
+    investment", "a base of 100"): in a performance table the base the change is taken from."""
+    around = {*norms[before + 1 : at], *norms[at + 1 : at + 2]}
+    return bool(around & _BASE_ADJECTIVES)
 
 
 def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[str, int | None]:

@@ -124,7 +124,10 @@ class ConversationSession:
             # Set across companies ("the difference between them"), a change is taken in one
             # period: the conversation's.
             across = len(entities) > 1 or len(metrics) > 1
-            periods = self._carry_periods(None if across else operation, carried, metrics)
+            # With a constant ("the net change assuming a $100 initial investment") one figure
+            # is the other operand: it is taken in one period, as a lookup would be.
+            one = across or bool(intent.constants)
+            periods = self._carry_periods(None if one else operation, carried, metrics)
         elif not periods and not intent.relative_last and _in_one_period(operation, metrics):
             # "And total liabilities?", "cost of sales as a % of revenue": a figure named with
             # no period, right after an answer about one period, is asked in that period.

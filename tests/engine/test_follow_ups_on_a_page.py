@@ -117,3 +117,25 @@ def test_a_month_and_year_date_is_read_as_its_year_but_a_fraction_is_not() -> No
     assert read_timeframe("from 6/30/08 to 6/30/09").periods == ("FY2008", "FY2009")
     assert read_timeframe("from 6/30/08 to 6/30/09").is_range
     assert read_timeframe("what is 1/2 of the rent?").periods == ()
+
+
+def test_a_change_assuming_an_initial_investment_takes_it_off_the_figure_on_hand() -> None:
+    _, change = ask(
+        page(PERFORMANCE),
+        "what was the coastal carriers index in 2018?",
+        "what is the net change assuming a $100 initial investment?",
+    )
+
+    assert change.status == "found"
+    assert change.intent["periods"] == ["FY2018"]
+    assert computed(change) == Decimal("1.10")
+
+
+def test_a_figure_less_an_assumed_initial_investment_is_its_gain() -> None:
+    (gain,) = ask(
+        page(PERFORMANCE),
+        "what is the coastal carriers index in 2019 less an assumed initial $100 investment?",
+    )
+
+    assert gain.status == "found"
+    assert computed(gain) == Decimal("18.00")
