@@ -744,8 +744,10 @@ def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...]) -> bool:
 
 
 def _in_one_period(operation: str | None, metrics: tuple[str, ...]) -> bool:
-    """A lookup, or a figure set against another in one period (a share, a ratio)."""
-    return operation is None or (operation in ("ratio", "percent_of") and len(metrics) == 2)
+    """A lookup, or a figure set against another in one period (a share, a ratio, "revenue
+    less net income": two figures, so the change is not across periods)."""
+    between_two = ("ratio", "percent_of", "difference", "sum")
+    return operation is None or (operation in between_two and len(metrics) == 2)
 
 
 def _kind(

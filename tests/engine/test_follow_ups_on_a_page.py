@@ -139,3 +139,21 @@ def test_a_figure_less_an_assumed_initial_investment_is_its_gain() -> None:
 
     assert gain.status == "found"
     assert computed(gain) == Decimal("18.00")
+
+
+# -- two figures set against each other in the period on hand -----------------------------
+
+
+def test_one_figure_less_another_is_taken_in_the_period_just_answered() -> None:
+    *_, less, over = ask(
+        page(),
+        "what was freight revenue in 2022?",
+        "what was dock rental income?",
+        "what is freight revenue less dock rental income?",
+        "what is the difference over the 2022 freight revenue value?",
+    )
+
+    assert less.status == "found"
+    assert less.intent["periods"] == ["FY2022"]
+    assert computed(less) == Decimal("757.5")
+    assert computed(over) == Decimal("0.932308")  # 757.5 / 812.5, to six places
