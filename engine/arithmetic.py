@@ -624,6 +624,8 @@ def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
         if k > i + 1 and norms[k] not in ROLE_NOUNS and norms[k - 1] in ROLE_NOUNS:
             k -= 1  # "the total divided by 2": the adjective was the noun
         named = ROLE_NOUNS.get(norms[k], "")
+        if named and k + 2 < len(norms) and norms[k + 1] in _AMOUNT_SAID and not used[k + 1]:
+            k += 1  # "the total cost divided by 5": the result, said with an amount noun
         following = norms[k + 1] if k + 1 < len(norms) else ""
         operator = (used[k + 1] and following in _OPERATOR_STARTS) if following else False
         operator = operator or following in _DIRECT_OPERATORS
@@ -631,6 +633,9 @@ def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
             used[i : k + 1] = [True] * (k + 1 - i)
             return named, i
     return "", None
+
+
+_AMOUNT_SAID = _GENERIC | lexicon("cost")
 
 
 # Words an operator starts with when it follows its operand ("the sum divided by 2", "the
@@ -732,7 +737,8 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
     that differ, a zero denominator, an operation the grammar has no reading for)."""
     if len(operands) < 2 or operation not in ROLES:
         return None
-    units = {o.unit for o in operands if o.role != "constant"}
+    # A number computed from constants alone ("45 times 4") is as unitless as a constant.
+    units = {o.unit for o in operands if o.role != "constant" and (o.unit or o.sources)}
     unit = next(iter(units)) if len(units) == 1 else ""
     with localcontext() as ctx:
         ctx.prec = 34

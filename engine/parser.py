@@ -118,6 +118,9 @@ ABSOLUTE = lexicon("absolute point points")
 THRESHOLD = lexicon("above below exceed exceeded exceeding")
 # Words that ask for a number: an amount, a change, a percent, a ratio, a count (ADR 0040).
 AMOUNT = lexicon("""amount value number total balance price cost rate worth sum""")
+# Nouns a label's amount may be said by instead ("the amortization cost" of "amortization
+# amount"); not "price" or "rate", which name figures of their own.
+AMOUNT_HEADS = lexicon("amount value cost figure")
 # Words that ask for one figure set against another: a computed figure.
 PART = lexicon(
     "portion fraction relation represent represents times difference minus plus multiplied"
@@ -225,15 +228,16 @@ class IntentParser:
         # ("net income ... to net income"), is not a word linked to nothing. With several
         # line items linked, such a word may belong to a third one the question means.
         linked = self._metric_keys(metrics) if len(metrics) == 1 else frozenset()
+        if linked & AMOUNT_HEADS:
+            linked |= AMOUNT_HEADS  # "the amortization cost" of "amortization amount"
         for word, norm, taken in zip(texts, norms, used, strict=True):
             if not taken:
                 leftover.append(norm)
                 if norm not in NOT_CONTENT and not norm[0].isdigit() and norm not in linked:
                     loose.append(word)
+        keys = linked or self._metric_keys(metrics)
         qualifiers = (
-            _qualifiers(texts, norms, used, metric_spans, self._metric_keys(metrics), named)
-            if metric_spans
-            else ()
+            _qualifiers(texts, norms, used, metric_spans, keys, named) if metric_spans else ()
         )
         if loose and metrics and all(self._keys_of_metric[m] <= STOP for m in metrics):
             # A line item named only by words that mean nothing on their own ("At end of

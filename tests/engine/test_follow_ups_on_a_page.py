@@ -157,3 +157,29 @@ def test_one_figure_less_another_is_taken_in_the_period_just_answered() -> None:
     assert less.intent["periods"] == ["FY2022"]
     assert computed(less) == Decimal("757.5")
     assert computed(over) == Decimal("0.932308")  # 757.5 / 812.5, to six places
+
+
+# -- a number worked out by hand, then built on -------------------------------------------
+
+DREDGING = [
+    ["", "dredging amount ( in millions )"],
+    ["2019", "12.0"],
+    ["2020", "12.0"],
+    ["2021", "11.0"],
+]
+
+
+def test_a_product_of_constants_plus_a_figure_named_by_another_amount_noun() -> None:
+    product, plus, divided = ask(
+        page(DREDGING),
+        "what is 12 times 2?",
+        "what is that plus the dredging cost in 2021?",
+        "what is the total cost divided by 5?",
+    )
+
+    assert computed(product) == Decimal("24")
+    # "Cost" says the line's amount another way; 24 is a bare number, so it takes millions.
+    assert plus.status == "found"
+    assert computed(plus) == Decimal("35")
+    assert divided.status == "found"
+    assert computed(divided) == Decimal("7")
