@@ -96,7 +96,7 @@ OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | L
 PLAIN_VERBS = lexicon(
     """earn earned earns earning make made makes making spend spent spends spending
     go went goes come came comes bring brought brings generate generated generates
-    report reported achieve achieved deliver delivered"""
+    report reported achieve achieved deliver delivered become becomes became"""
 )
 # Words that set figures side by side; they name none ("how does that compare with 2023").
 COMPARING = lexicon("compare compares compared comparison versus vs against")

@@ -183,3 +183,14 @@ def test_a_product_of_constants_plus_a_figure_named_by_another_amount_noun() -> 
     assert computed(plus) == Decimal("35")
     assert divided.status == "found"
     assert computed(divided) == Decimal("7")
+
+
+def test_what_a_total_becomes_including_another_year_adds_that_year() -> None:
+    _, including = ask(
+        page(DREDGING),
+        "what was the total dredging amount in the years 2019 to 2020?",
+        "including 2021, what becomes this total?",
+    )
+
+    assert including.status == "found"
+    assert computed(including) == Decimal("35")
