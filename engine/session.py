@@ -64,6 +64,8 @@ class ConversationSession:
         pointing = "figure" in intent.points_back or (intent.asks_value and not intent.topic)
         if intent.ambiguous and pointing:
             intent = self._settled_by_conversation(intent, carried)
+        if intent.ambiguous:
+            intent = self._settled_by_figure_on_hand(intent, carried)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
         if intent.again and intent.periods and not intent.metrics:
@@ -359,6 +361,25 @@ class ConversationSession:
                 return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
             if given:
                 return intent
+        return intent
+
+    def _settled_by_figure_on_hand(self, intent: Intent, carried: list[Carried]) -> Intent:
+        """ "The average amount between those years", asked back as "Which figure do you
+        mean: X?" with X the one choice: a calculation over the figure the conversation is on
+        (the latest question naming a figure named X alone, and was answered) means X. Not a
+        bare lookup: "what is the average stock?" may mean another stock line."""
+        choices = [a.choices for a in intent.ambiguous]
+        if len(choices) != 1 or len(choices[0]) != 1 or intent.ambiguous[0].slot != "metric":
+            return intent
+        if intent.operation is None:
+            return intent
+        for number, turn in self._recent():
+            if not turn.intent.metrics:
+                continue
+            if turn.intent.metrics != choices[0] or turn.status != "found":
+                return intent
+            carried.append(Carried("metric", choices[0][0], number, turn.question))
+            return intent.with_(metrics=(*intent.metrics, choices[0][0]), ambiguous=())
         return intent
 
     def _settled_by_result(self, intent: Intent) -> Intent:

@@ -194,3 +194,26 @@ def test_what_a_total_becomes_including_another_year_adds_that_year() -> None:
 
     assert including.status == "found"
     assert computed(including) == Decimal("35")
+
+
+def test_the_average_amount_over_the_years_on_hand_is_of_the_figure_on_hand() -> None:
+    *_, average = ask(
+        page(DREDGING),
+        "what was the total dredging amount in the years 2019 to 2020?",
+        "including 2021, what becomes this total?",
+        "and what was the average amount between those three years?",
+    )
+
+    assert average.status == "found"
+    assert average.intent["metrics"] == ["dredging amount"]
+    assert computed(average) == Decimal("11.666667")
+
+
+def test_a_bare_lookup_in_part_of_the_figure_on_hand_is_not_settled_by_it() -> None:
+    *_, lookup = ask(
+        page(),
+        "what was the change in weighted average vessels in service from 2021 to 2022?",
+        "what is the average vessels?",
+    )
+
+    assert lookup.status == "clarify"
