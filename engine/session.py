@@ -147,6 +147,10 @@ class ConversationSession:
             return self._with_result(intent, resolved, carried)
         if intent.referent and operation == "percent_change":
             return self._change_of_result(intent, resolved, carried)
+        if operation == "percent_change" and follow and not (intent.metrics or intent.periods):
+            over_base = self._change_over_its_base(resolved, carried)
+            if over_base is not None:
+                return over_base
         return resolved, tuple(carried)
 
     def given(self, entity: str, metric: str, period: str) -> Carried | None:
@@ -188,6 +192,30 @@ class ConversationSession:
             periods=source.periods,
             referent="",
         ), tuple(kept)
+
+    def _change_over_its_base(
+        self, resolved: Intent, carried: list[Carried]
+    ) -> tuple[Intent, tuple[Carried, ...]] | None:
+        """ "What is the percent change?" right after a change taken from a constant ("that
+        less an initial $100 investment"): that change over the constant, in percent. The
+        base is the one fact the change used less the change itself; no two periods."""
+        last = next(((n, t) for n, t in self._recent() if t.results), None)
+        if last is None:
+            return None
+        number, turn = last
+        change = turn.results[-1]
+        if change.kind != "computed" or change.role_or_kind != "change" or len(change.sources) != 1:
+            return None
+        fact = self._facts_by_source().get(change.sources[0])
+        if fact is None or fact.value == change.value:
+            return None
+        base = format((fact.value - change.value).normalize(), "f")
+        kept = [c for c in carried if c.slot == "entity"]
+        kept.append(_as_result(number, turn, change))
+        return resolved.with_(
+            metrics=(), periods=(), operation="percent_of", referent="change",
+            constants=(base,), kind="comparison",
+        ), tuple(kept)  # fmt: skip
 
     # -- results as operands ---------------------------------------------------------------
     def _with_result(

@@ -9,10 +9,11 @@ from decimal import Decimal
 
 from engine.answer import Engine
 from engine.evaluate.tatqa import ENTITY, page_store
+from engine.intent import Intent
 from engine.providers.mock import MockProvider
-from engine.session import ConversationSession
+from engine.session import ConversationSession, Remembered
 from engine.timeframe import read_timeframe
-from engine.types import Answer
+from engine.types import Answer, Figure
 
 ROWS = [
     ["", "2022", "2021"],
@@ -32,6 +33,21 @@ def page(rows: list[list[str]] = ROWS) -> Engine:
 def ask(engine: Engine, *questions: str) -> list[Answer]:
     session = ConversationSession(scope=ENTITY)
     return [engine.answer(q, session=session, history=session.history()) for q in questions]
+
+
+def after_a_restart(engine: Engine, *questions: str) -> Answer:
+    """The last question asked in a session rebuilt, as askapp rebuilds it, from the stored
+    form of the earlier turns (their resolved intents and their figures as dictionaries)."""
+    *earlier, last = questions
+    stored = [
+        Remembered(
+            q, Intent.from_dict(q, a.intent), a.text, a.status,
+            tuple(Figure.from_dict(f.to_dict()) for f in a.figures) if a.status == "found" else (),
+        )
+        for q, a in zip(earlier, ask(engine, *earlier), strict=True)
+    ]  # fmt: skip
+    session = ConversationSession(scope=ENTITY, turns=stored)
+    return engine.answer(last, session=session, history=session.history())
 
 
 def computed(answer: Answer) -> Decimal:
@@ -217,3 +233,16 @@ def test_a_bare_lookup_in_part_of_the_figure_on_hand_is_not_settled_by_it() -> N
     )
 
     assert lookup.status == "clarify"
+
+
+def test_the_percent_change_after_a_change_from_an_initial_investment_is_over_that_base() -> None:
+    questions = (
+        "what was the value of pelican shipping corp on 12/19?",
+        "what is that less an initial $100 investment?",
+        "what is the percent change?",
+    )
+    *_, percent = ask(page(PERFORMANCE), *questions)
+
+    assert percent.status == "found"
+    assert computed(percent) == Decimal("31.25")  # 31.25 over the base of 100, in percent
+    assert computed(after_a_restart(page(PERFORMANCE), *questions)) == Decimal("31.25")
