@@ -235,6 +235,8 @@ class ConversationSession:
         else:
             found = self._result(asked.referent)
         if isinstance(found, Remembered):
+            found = _of_the_period(found, self.turns.index(found) + 1, asked.periods)
+        if isinstance(found, Remembered):
             # "This number" after an answer that gave several: ask which, naming them.
             number = self.turns.index(found) + 1
             named = [_as_result(number, found, f) for f in found.results]
@@ -754,6 +756,17 @@ def _stands_on(results: tuple[Figure, ...]) -> Figure | None:
     """The one figure an answer gave; none when it gave several (a change and its two
     facts: "the first" could be any of them)."""
     return results[0] if len(results) == 1 else None
+
+
+def _of_the_period(
+    turn: Remembered, number: int, periods: tuple[str, ...]
+) -> tuple[int, Remembered, Figure] | Remembered:
+    """ "In that year of 2017, what percentage did this number represent ...", after an
+    answer that gave a change and its two facts: the one fact of the year the question names
+    is the figure meant. Else the answer itself, to ask which."""
+    of_period = [f for f in turn.results if f.kind == "fact" and len(periods) == 1
+                 and f.period == periods[0]]  # fmt: skip
+    return (number, turn, of_period[0]) if len(of_period) == 1 else turn
 
 
 def _as_result(number: int, turn: Remembered, figure: Figure) -> Carried:

@@ -246,3 +246,15 @@ def test_the_percent_change_after_a_change_from_an_initial_investment_is_over_th
     assert percent.status == "found"
     assert computed(percent) == Decimal("31.25")  # 31.25 over the base of 100, in percent
     assert computed(after_a_restart(page(PERFORMANCE), *questions)) == Decimal("31.25")
+
+
+def test_this_number_after_a_change_is_the_fact_of_the_year_the_question_names() -> None:
+    *_, share = ask(
+        page(),
+        "what was the change in closing order book from 2021 to 2022?",
+        "and in that year of 2022, what percentage did this number represent in relation to "
+        "the opening order book?",
+    )
+
+    assert share.status == "found"
+    assert computed(share) == Decimal("106.666667")  # 320 of 300, the 2022 figures
