@@ -511,10 +511,13 @@ _OVER_TIME = lexicon("the a an this that these those time last past prior previo
 
 
 def _figure_over(norms: Sequence[str], at: int) -> bool:
-    """ "Net income over revenue": "over" between two figures' words is a division."""
+    """ "Net income over revenue", "that over revenue": "over" between two figures' words
+    (or a result's pronoun and a figure's word) is a division."""
     before = norms[at - 1] if at > 0 else ""
     after = norms[at + 1] if at + 1 < len(norms) else ""
-    words = before.isalpha() and after.isalpha() and before not in _OVER_TIME
+    # "That over net income": a pronoun for the last result, set over a figure.
+    result = before in ("this", "that", "it")
+    words = before.isalpha() and after.isalpha() and (before not in _OVER_TIME or result)
     return words and after not in _OVER_TIME and after not in _TIME_NOUNS
 
 

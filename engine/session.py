@@ -252,9 +252,13 @@ class ConversationSession:
             kept = [c for c in kept if c.slot != "metric"]
             kept.append(Carried("metric", figure.metric, number, turn.question))
         periods = asked.periods
-        if not periods and not asked.constants and figure.period:
-            periods = (figure.period,)
-            kept.append(Carried("period", figure.period, number, turn.question))
+        # A result of one period's facts is about that period, when the question names the
+        # figure to set it against ("and that over revenue"); a figure carried too would be
+        # two guesses.
+        own = figure.period or (self._one_period_of(figure) if asked.metrics else "")
+        if not periods and not asked.constants and own:
+            periods = (own,)
+            kept.append(Carried("period", own, number, turn.question))
         elif not periods and not asked.constants and figure.period == "" and asked.metrics:
             periods = ("",)  # figures of no period (a table without years), as the result's
         if asked.constants or not periods:
@@ -267,6 +271,16 @@ class ConversationSession:
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
             kept
         )
+
+    def _one_period_of(self, figure: Figure) -> str:
+        """The one period a computed figure's facts share ("revenue less net income in 2022"
+        is about 2022); "" when they span several, or are not among the session's facts."""
+        if figure.kind != "computed":
+            return ""
+        facts = self._facts_by_source()
+        periods = {facts[s].period for s in figure.sources if s in facts}
+        known = all(s in facts for s in figure.sources)
+        return periods.pop() or "" if known and len(periods) == 1 else ""
 
     def _with_pair(
         self, asked: Intent, resolved: Intent, carried: list[Carried]

@@ -258,3 +258,14 @@ def test_this_number_after_a_change_is_the_fact_of_the_year_the_question_names()
 
     assert share.status == "found"
     assert computed(share) == Decimal("106.666667")  # 320 of 300, the 2022 figures
+
+
+def test_that_over_a_figure_divides_the_last_result_by_it() -> None:
+    *_, over = ask(
+        page(),
+        "what was freight revenue less dock rental income in 2022?",
+        "and that over freight revenue",
+    )
+
+    assert over.status == "found"
+    assert computed(over) == Decimal("0.932308")  # 757.5 / 812.5
