@@ -100,6 +100,8 @@ PLAIN_VERBS = lexicon(
 )
 # Words that set figures side by side; they name none ("how does that compare with 2023").
 COMPARING = lexicon("compare compares compared comparison versus vs against")
+# "Growth since 2021": from the named period to the one the conversation is on.
+SINCE = lexicon("since")
 # Of those, the verb of "how does that compare with 2023" is no content word; "as compared to"
 # keeps counting as one, as it always has (two such words send a question to the documents).
 NOT_CONTENT = (
@@ -108,6 +110,7 @@ NOT_CONTENT = (
     | NARRATIVE
     | PLAIN_VERBS
     | lexicon("compare compares versus vs")
+    | SINCE
     | frozenset({"$", "&", "%"})
 )
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
@@ -748,10 +751,14 @@ def _infix(
 def _against(
     seen: frozenset[str], operation: Operation | None, frame: TimeFrame, metrics: tuple[str, ...]
 ) -> tuple[str, ...]:
-    """ "How does that compare with 2023?": the conversation's figure set against the one
-    named period; the session adds the period the conversation is on."""
-    if operation == "difference" and not metrics and len(frame.periods) == 1:
-        return ("against",) if not seen.isdisjoint(COMPARING) else ()
+    """ "How does that compare with 2023?", "growth since 2021?": the conversation's figure
+    set against the one named period; the session adds the period the conversation is on."""
+    if metrics or len(frame.periods) != 1:
+        return ()
+    if operation == "difference" and not seen.isdisjoint(COMPARING):
+        return ("against",)
+    if operation in ("difference", "percent_change") and not seen.isdisjoint(SINCE):
+        return ("against",)
     return ()
 
 

@@ -26,13 +26,13 @@ RECORDED = {
     # for FY2019, where PACIFIC's gold asks back which year (the period just answered is
     # carried, see engine/session.py `_period_just_answered`).
     "pacific": (1021, 36),
-    "convfinqa": (320, 92),
+    "convfinqa": (321, 92),
     # The demo's off-target questions (issue 13): wrong is an answer about a company the
     # question did not name, or from another period, or any answer to an unknown company.
     "offtarget": (166, 0),
     # Conversations over the demo data written without reading the parser (issue 12):
     # bad is wrong + off-target, including a figure where the gold is not found.
-    "democonv": (174, 4),
+    "democonv": (175, 4),
 }
 BAD = ("wrong", "off-target")
 RUNS: dict[str, Callable[[], Sequence[Scored]]] = {

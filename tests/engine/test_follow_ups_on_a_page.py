@@ -269,3 +269,11 @@ def test_that_over_a_figure_divides_the_last_result_by_it() -> None:
 
     assert over.status == "found"
     assert computed(over) == Decimal("0.932308")  # 757.5 / 812.5
+
+
+def test_growth_since_a_year_runs_from_it_to_the_year_the_conversation_is_on() -> None:
+    *_, growth = ask(page(), "what was freight revenue in 2022?", "growth since 2021?")
+
+    assert growth.status == "found"
+    assert growth.intent["periods"] == ["FY2021", "FY2022"]
+    assert computed(growth) == Decimal("2.848101")  # (812.5 - 790) / 790, in percent
