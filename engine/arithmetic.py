@@ -181,7 +181,10 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
 
 def _counts_times(norms: Sequence[str], end: int) -> bool:
     """ "How many times": the whole comes after "than", not after the phrase."""
-    return tuple(norms[max(end - 3, 0) : end]) == ("how", "many", "times")
+    return tuple(norms[max(end - 3, 0) : end]) == _HOW_MANY_TIMES
+
+
+_HOW_MANY_TIMES = ("how", "many", normalise_word("times"))
 
 
 def _periods_named(norms: Sequence[str], used: list[bool]) -> int:

@@ -294,7 +294,7 @@ class IntentParser:
             loose=tuple(dict.fromkeys(loose)),
             follow_up=not loose and not metrics,
             topic=topic,
-            referent=grammar.referent,
+            referent=grammar.referent or _unnamed_part(norms, grammar, metrics),
             referent_first=grammar.referent_first,
             constants=grammar.constants,
             nested=grammar.nested,
@@ -746,6 +746,22 @@ def _infix(
         if norms[i] == operators[0]:
             used[i] = True
     return INFIX[operators[0]]
+
+
+_LEADING = lexicon("and so then what whats what's is was it s") | {
+    w for phrase in arithmetic.DENOMINATOR for w in phrase
+}
+
+
+def _unnamed_part(
+    norms: Sequence[str], grammar: arithmetic.Reading, metrics: tuple[str, ...]
+) -> str:
+    """ "And as a percentage of the 2020 figure?": a question that opens on its denominator
+    phrase names only the whole; the part is the result the conversation is on ("result",
+    found by the session among its own answers)."""
+    if grammar.whole_at <= 0 or grammar.pair or len(metrics) > 1:
+        return ""
+    return "result" if all(n in _LEADING for n in norms[: grammar.whole_at]) else ""
 
 
 def _against(

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from engine import arithmetic
 from engine.answer import Engine
 from engine.evaluate.tatqa import ENTITY, page_store
 from engine.intent import Intent
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession, Remembered
+from engine.text import normalise_word
 from engine.timeframe import read_timeframe
 from engine.types import Answer, Figure
 
@@ -277,3 +279,20 @@ def test_growth_since_a_year_runs_from_it_to_the_year_the_conversation_is_on() -
     assert growth.status == "found"
     assert growth.intent["periods"] == ["FY2021", "FY2022"]
     assert computed(growth) == Decimal("2.848101")  # (812.5 - 790) / 790, in percent
+
+
+def test_a_question_opening_on_its_whole_sets_the_last_result_over_it() -> None:
+    *_, share = ask(
+        page(),
+        "what was the change in freight revenue from 2021 to 2022?",
+        "and as a percentage of the 2021 figure?",
+    )
+
+    assert share.status == "found"
+    assert computed(share) == Decimal("2.848101")  # 22.5 of 790, in percent
+
+
+def test_how_many_times_names_no_whole_right_after_it() -> None:
+    norms = [normalise_word(w) for w in ["how", "many", "times", "larger"]]
+
+    assert arithmetic.read(norms, [False] * len(norms)).whole_at == -1
