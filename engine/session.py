@@ -66,6 +66,8 @@ class ConversationSession:
             intent = self._settled_by_conversation(intent, carried)
         if intent.ambiguous:
             intent = self._settled_by_figure_on_hand(intent, carried)
+        if intent.ambiguous:
+            intent = self._settled_by_reply(intent)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
         if intent.again and intent.periods and not intent.metrics:
@@ -406,6 +408,20 @@ class ConversationSession:
             if given:
                 return intent
         return intent
+
+    def _settled_by_reply(self, intent: Intent) -> Intent:
+        """ "At end of period.", right after "Which figure do you mean: ... at beginning of
+        period or ... at end of period?": words that name one of the figures offered, and
+        nothing else, pick it (the reply completes the question asked back)."""
+        if not self.turns or self.turns[-1].status != "clarify":
+            return intent
+        offered = {c for a in self.turns[-1].intent.ambiguous if a.slot == "metric"
+                   for c in a.choices}  # fmt: skip
+        named = [a.choices for a in intent.ambiguous if a.slot == "metric"]
+        bare = not (intent.periods or intent.operation or intent.loose or intent.metrics)
+        if len(named) != 1 or len(named[0]) != 1 or named[0][0] not in offered or not bare:
+            return intent
+        return intent.with_(metrics=named[0], ambiguous=())
 
     def _settled_by_figure_on_hand(self, intent: Intent, carried: list[Carried]) -> Intent:
         """ "The average amount between those years", asked back as "Which figure do you

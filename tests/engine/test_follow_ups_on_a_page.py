@@ -296,3 +296,24 @@ def test_how_many_times_names_no_whole_right_after_it() -> None:
     norms = [normalise_word(w) for w in ["how", "many", "times", "larger"]]
 
     assert arithmetic.read(norms, [False] * len(norms)).whole_at == -1
+
+
+FLEET = [
+    ["", "2022", "2021"],
+    ["Berths leased at start of period", "14", "12"],
+    ["Berths leased at end of period", "17", "14"],
+]
+
+
+def test_a_reply_naming_one_of_the_figures_offered_picks_it_and_the_conversation_goes_on() -> None:
+    asked, reply, average = ask(
+        page(FLEET),
+        "what was the number of berths leased in 2022?",
+        "At end of period.",
+        "what is its average for 2021 and 2022?",
+    )
+
+    assert asked.status == "clarify"
+    assert reply.status == "found"
+    assert reply.intent["metrics"] == ["Berths leased at end of period"]
+    assert computed(average) == Decimal("15.5")
