@@ -121,6 +121,8 @@ ABSOLUTE = lexicon("absolute point points")
 THRESHOLD = lexicon("above below exceed exceeded exceeding")
 # Words that ask for a number: an amount, a change, a percent, a ratio, a count (ADR 0040).
 AMOUNT = lexicon("""amount value number total balance price cost rate worth sum""")
+# Nouns that name a figure without naming which: alone they link no line ("Par value").
+GENERIC_NOUNS = lexicon("amount value figure number")
 # Nouns a label's amount may be said by instead ("the amortization cost" of "amortization
 # amount"); not "price" or "rate", which name figures of their own.
 AMOUNT_HEADS = lexicon("amount value cost figure")
@@ -449,7 +451,9 @@ class IntentParser:
         label holds the operation words too ("the change in X"), the other words decide."""
         question_words = frozenset(w for w in positions if w in index.words)
         content = question_words - OPERATION_ONLY
-        if not question_words or (several and question_words <= CHANGE_OR_GROWTH | AVERAGE):
+        if not question_words or question_words <= GENERIC_NOUNS:
+            return (), (), []  # "what was the value in 2009?": no word of a line's own
+        if several and question_words <= CHANGE_OR_GROWTH | AVERAGE:
             # Only change or average words over several periods or none ("what is the net
             # change?", "its average for 2021 and 2022"): they name the calculation, and a line
             # whose label merely holds them ("changes in other assets", "weighted average

@@ -317,3 +317,19 @@ def test_a_reply_naming_one_of_the_figures_offered_picks_it_and_the_conversation
     assert reply.status == "found"
     assert reply.intent["metrics"] == ["Berths leased at end of period"]
     assert computed(average) == Decimal("15.5")
+
+
+def test_the_value_in_another_year_keeps_the_figure_not_lines_that_say_value() -> None:
+    rows = [
+        ["", "2022", "2021"],
+        ["Harbor bonds par value redeemed", "40", "35"],
+        ["Dock notes par value redeemed", "20", "25"],
+        ["Fleet units outstanding", "310", "300"],
+    ]
+    _, value = ask(
+        page(rows), "what were the fleet units outstanding in 2022?", "what was the value in 2021?"
+    )
+
+    assert value.status == "found"
+    assert value.intent["metrics"] == ["Fleet units outstanding"]
+    assert [f.value for f in value.figures] == [Decimal("300")]
