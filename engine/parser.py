@@ -296,7 +296,7 @@ class IntentParser:
             loose=tuple(dict.fromkeys(loose)),
             follow_up=not loose and not metrics,
             topic=topic,
-            referent=grammar.referent or _unnamed_part(norms, grammar, metrics),
+            referent=grammar.referent or _unnamed_part(norms, grammar, metrics, loose),
             referent_first=grammar.referent_first,
             constants=grammar.constants,
             nested=grammar.nested,
@@ -758,12 +758,13 @@ _LEADING = lexicon("and so then what whats what's is was it s") | {
 
 
 def _unnamed_part(
-    norms: Sequence[str], grammar: arithmetic.Reading, metrics: tuple[str, ...]
+    norms: Sequence[str], grammar: arithmetic.Reading, metrics: tuple[str, ...], loose: list[str]
 ) -> str:
     """ "And as a percentage of the 2020 figure?": a question that opens on its denominator
     phrase names only the whole; the part is the result the conversation is on ("result",
-    found by the session among its own answers)."""
-    if grammar.whole_at <= 0 or grammar.pair or len(metrics) > 1:
+    found by the session among its own answers). Words no figure took ("what portion of
+    total assets is in cash") may be the part, unread: not a result then."""
+    if grammar.whole_at <= 0 or grammar.pair or len(metrics) > 1 or loose:
         return ""
     return "result" if all(n in _LEADING for n in norms[: grammar.whole_at]) else ""
 

@@ -333,3 +333,11 @@ def test_the_value_in_another_year_keeps_the_figure_not_lines_that_say_value() -
     assert value.status == "found"
     assert value.intent["metrics"] == ["Fleet units outstanding"]
     assert [f.value for f in value.figures] == [Decimal("300")]
+
+
+def test_a_part_named_in_words_no_line_holds_is_not_taken_for_an_earlier_result() -> None:
+    (share,) = ask(page(), "what portion of freight revenue in 2022 was earned overseas?")
+
+    assert share.status == "clarify"
+    # The part is unread, not a result: the question back names the whole, not a turn.
+    assert "earlier figure" not in share.text
