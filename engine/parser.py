@@ -62,7 +62,7 @@ CHANGE = lexicon(
     decline declined rise rose fall fell drop dropped grow grew grown gain gained variance
     movement move moved shrink shrank shrunk"""
 )
-GROWTH = lexicon("growth cagr")
+GROWTH = lexicon("growth cagr roi")
 RATIO = lexicon("ratio proportion divided quotient multiple")
 AVERAGE = arithmetic.AVERAGE_WORDS
 SUM = lexicon("sum combined total altogether together aggregate add")

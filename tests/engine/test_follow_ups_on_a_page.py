@@ -341,3 +341,12 @@ def test_a_part_named_in_words_no_line_holds_is_not_taken_for_an_earlier_result(
     assert share.status == "clarify"
     # The part is unread, not a result: the question back names the whole, not a turn.
     assert "earlier figure" not in share.text
+
+
+def test_roi_over_two_years_is_the_percent_change() -> None:
+    (roi,) = ask(
+        page(PERFORMANCE), "what was the roi of the coastal carriers index from 2018 to 2019?"
+    )
+
+    assert roi.status == "found"
+    assert computed(roi) == Decimal("16.716123")  # (118 - 101.10) / 101.10, in percent
