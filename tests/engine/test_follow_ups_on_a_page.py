@@ -350,3 +350,21 @@ def test_roi_over_two_years_is_the_percent_change() -> None:
 
     assert roi.status == "found"
     assert computed(roi) == Decimal("16.716123")  # (118 - 101.10) / 101.10, in percent
+
+
+def test_what_the_questions_back_settled_or_left_open_holds_across_a_restart() -> None:
+    settled = after_a_restart(
+        page(FLEET),
+        "what was the number of berths leased in 2022?",
+        "At end of period.",
+        "what is its average for 2021 and 2022?",
+    )
+    left_open = after_a_restart(
+        page(),
+        "what was dock rental income in 2022?",
+        "what was the order book in 2022?",
+        "what was its change from 2021 to 2022?",
+    )
+
+    assert computed(settled) == Decimal("15.5")
+    assert left_open.status == "clarify"
