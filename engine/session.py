@@ -740,7 +740,10 @@ class ConversationSession:
         if not self.turns:
             return ()
         last = self.turns[-1]
-        if last.status != "found" or len(last.intent.periods) != 1 or not last.intent.periods[0]:
+        # A figure the store does not hold is an answer about that period too ("the knowledge
+        # base holds no operating income for X"): "ok, what about their net income?" stays on it.
+        answered = last.status in ("found", "not_found")
+        if not answered or len(last.intent.periods) != 1 or not last.intent.periods[0]:
             return ()
         carried.append(Carried("period", last.intent.periods[0], len(self.turns), last.question))
         return last.intent.periods

@@ -368,3 +368,15 @@ def test_what_the_questions_back_settled_or_left_open_holds_across_a_restart() -
 
     assert computed(settled) == Decimal("15.5")
     assert left_open.status == "clarify"
+
+
+def test_a_figure_named_alone_after_a_figure_not_held_stays_in_that_period() -> None:
+    missing, other = ask(
+        page(),
+        "what were the ferry ticket sales in 2021?",
+        "ok, what about dock rental income?",
+    )
+
+    assert missing.status == "not_found"
+    assert other.status == "found"
+    assert other.intent["periods"] == ["FY2021"]
