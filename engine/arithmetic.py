@@ -187,7 +187,10 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
 
 def _counts_times(norms: Sequence[str], end: int) -> bool:
     """ "How many times": the whole comes after "than", not after the phrase."""
-    return tuple(norms[max(end - 3, 0) : end]) == ("how", "many", "times")
+    return tuple(norms[max(end - 3, 0) : end]) == _HOW_MANY_TIMES
+
+
+_HOW_MANY_TIMES = ("how", "many", normalise_word("times"))
 
 
 def _periods_named(norms: Sequence[str], used: list[bool]) -> int:
@@ -517,10 +520,13 @@ _OVER_TIME = lexicon("the a an this that these those time last past prior previo
 
 
 def _figure_over(norms: Sequence[str], at: int) -> bool:
-    """ "Net income over revenue": "over" between two figures' words is a division."""
+    """ "Net income over revenue", "that over revenue": "over" between two figures' words
+    (or a result's pronoun and a figure's word) is a division."""
     before = norms[at - 1] if at > 0 else ""
     after = norms[at + 1] if at + 1 < len(norms) else ""
-    words = before.isalpha() and after.isalpha() and before not in _OVER_TIME
+    # "That over net income": a pronoun for the last result, set over a figure.
+    result = before in ("this", "that", "it")
+    words = before.isalpha() and after.isalpha() and (before not in _OVER_TIME or result)
     return words and after not in _OVER_TIME and after not in _TIME_NOUNS
 
 
@@ -560,6 +566,8 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
         while j >= 0 and norms[j] in _CONSTANT_FILLER:
             j -= 1
         word = norms[j] if j >= 0 else ""
+        if word not in _CONSTANT_OPERATORS and _a_base(norms, j, i):
+            word = "base"  # "assuming a $100 initial investment": the base taken off
         if word not in _CONSTANT_OPERATORS or (word == "over" and j != i - 1):
             continue
         if i + 1 < len(norms) and norms[i + 1] in _TIME_NOUNS:
@@ -576,9 +584,21 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
         operation = operation or _CONSTANT_OPERATORS[word]
         # The constant's own noun ("an initial $100 investment") goes with it.
         last = i + 1 if i + 1 < len(norms) and norms[i + 1].isalpha() else i
+        if last > i and norms[last] in _BASE_ADJECTIVES and last + 1 < len(norms):
+            last += int(norms[last + 1].isalpha())  # "a $100 initial investment"
         for k in range(j, last + 1):
             used[k] = True
     return tuple(found), operation
+
+
+_BASE_ADJECTIVES = lexicon("initial base starting")
+
+
+def _a_base(norms: Sequence[str], before: int, at: int) -> bool:
+    """A number said to be the starting amount ("an initial $100", "a $100 initial
+    investment", "a base of 100"): in a performance table the base the change is taken from."""
+    around = {*norms[before + 1 : at], *norms[at + 1 : at + 2]}
+    return bool(around & _BASE_ADJECTIVES)
 
 
 def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[str, int | None]:
@@ -616,6 +636,8 @@ def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
         if k > i + 1 and norms[k] not in ROLE_NOUNS and norms[k - 1] in ROLE_NOUNS:
             k -= 1  # "the total divided by 2": the adjective was the noun
         named = ROLE_NOUNS.get(norms[k], "")
+        if named and k + 2 < len(norms) and norms[k + 1] in _AMOUNT_SAID and not used[k + 1]:
+            k += 1  # "the total cost divided by 5": the result, said with an amount noun
         following = norms[k + 1] if k + 1 < len(norms) else ""
         operator = (used[k + 1] and following in _OPERATOR_STARTS) if following else False
         operator = operator or following in _DIRECT_OPERATORS
@@ -623,6 +645,9 @@ def _the_role(norms: Sequence[str], used: list[bool]) -> tuple[str, int | None]:
             used[i : k + 1] = [True] * (k + 1 - i)
             return named, i
     return "", None
+
+
+_AMOUNT_SAID = _GENERIC | lexicon("cost")
 
 
 # Words an operator starts with when it follows its operand ("the sum divided by 2", "the
@@ -724,7 +749,8 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
     that differ, a zero denominator, an operation the grammar has no reading for)."""
     if len(operands) < 2 or operation not in ROLES:
         return None
-    units = {o.unit for o in operands if o.role != "constant"}
+    # A number computed from constants alone ("45 times 4") is as unitless as a constant.
+    units = {o.unit for o in operands if o.role != "constant" and (o.unit or o.sources)}
     unit = next(iter(units)) if len(units) == 1 else ""
     with localcontext() as ctx:
         ctx.prec = 34

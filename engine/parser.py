@@ -62,7 +62,7 @@ CHANGE = lexicon(
     decline declined rise rose fall fell drop dropped grow grew grown gain gained variance
     movement move moved shrink shrank shrunk"""
 )
-GROWTH = lexicon("growth cagr")
+GROWTH = lexicon("growth cagr roi")
 RATIO = lexicon("ratio proportion divided quotient multiple")
 AVERAGE = arithmetic.AVERAGE_WORDS
 SUM = lexicon("sum combined total altogether together aggregate add")
@@ -96,10 +96,12 @@ OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | L
 PLAIN_VERBS = lexicon(
     """earn earned earns earning make made makes making spend spent spends spending
     go went goes come came comes bring brought brings generate generated generates
-    report reported achieve achieved deliver delivered"""
+    report reported achieve achieved deliver delivered become becomes became"""
 )
 # Words that set figures side by side; they name none ("how does that compare with 2023").
 COMPARING = lexicon("compare compares compared comparison versus vs against")
+# "Growth since 2021": from the named period to the one the conversation is on.
+SINCE = lexicon("since")
 # Of those, the verb of "how does that compare with 2023" is no content word; "as compared to"
 # keeps counting as one, as it always has (two such words send a question to the documents).
 NOT_CONTENT = (
@@ -108,6 +110,7 @@ NOT_CONTENT = (
     | NARRATIVE
     | PLAIN_VERBS
     | lexicon("compare compares versus vs")
+    | SINCE
     | frozenset({"$", "&", "%"})
 )
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
@@ -130,6 +133,11 @@ ABSOLUTE = lexicon("absolute point points")
 THRESHOLD = lexicon("above below exceed exceeded exceeding")
 # Words that ask for a number: an amount, a change, a percent, a ratio, a count (ADR 0040).
 AMOUNT = lexicon("""amount value number total balance price cost rate worth sum""")
+# Nouns that name a figure without naming which: alone they link no line ("Par value").
+GENERIC_NOUNS = lexicon("amount value figure number")
+# Nouns a label's amount may be said by instead ("the amortization cost" of "amortization
+# amount"); not "price" or "rate", which name figures of their own.
+AMOUNT_HEADS = lexicon("amount value cost figure")
 # Words that ask for one figure set against another: a computed figure.
 PART = lexicon(
     "portion fraction relation represent represents times difference minus plus multiplied"
@@ -219,7 +227,10 @@ class IntentParser:
         grammar = arithmetic.read(norms, used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
-        metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
+        # A change or an average is taken over several periods; "the net change in 2022", one
+        # period, can only be a line's own figure.
+        several = len(frame.periods) != 1
+        metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own, several)
         if count and all(
             norms[i] in OPERATION_ONLY for i, taken in enumerate(used) if taken and not unlinked[i]
         ):
@@ -236,6 +247,8 @@ class IntentParser:
         # line items linked, such a word may belong to a third one the question means.
         linked = self._metric_keys(metrics) if len(metrics) == 1 else frozenset()
         generic = _generic_nouns(metrics)
+        if linked & AMOUNT_HEADS:
+            linked |= AMOUNT_HEADS  # "the amortization cost" of "amortization amount"
         for word, norm, taken in zip(texts, norms, used, strict=True):
             if not taken:
                 leftover.append(norm)
@@ -246,10 +259,9 @@ class IntentParser:
                     and norm not in generic
                 ):
                     loose.append(word)
+        keys = linked or self._metric_keys(metrics)
         qualifiers = (
-            _qualifiers(
-                texts, norms, used, metric_spans, self._metric_keys(metrics) | generic, named
-            )
+            _qualifiers(texts, norms, used, metric_spans, keys | generic, named)
             if metric_spans
             else ()
         )
@@ -305,7 +317,7 @@ class IntentParser:
             loose=tuple(dict.fromkeys(loose)),
             follow_up=not loose and not metrics,
             topic=topic,
-            referent=grammar.referent,
+            referent=grammar.referent or _unnamed_part(norms, grammar, metrics, loose),
             referent_first=grammar.referent_first,
             constants=grammar.constants,
             nested=grammar.nested,
@@ -374,18 +386,18 @@ class IntentParser:
         return index
 
     def _link_scoped(
-        self, norms: Sequence[str], used: list[bool], own: _Index | None
+        self, norms: Sequence[str], used: list[bool], own: _Index | None, several: bool = False
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         if own is not None:
             trial = list(used)
-            linked = self._link_metrics(norms, trial, own)
+            linked = self._link_metrics(norms, trial, own, several)
             if linked[0] or linked[1]:
                 used[:] = trial
                 return linked
-        return self._link_metrics(norms, used, self._index)
+        return self._link_metrics(norms, used, self._index, several)
 
     def _link_metrics(
-        self, norms: Sequence[str], used: list[bool], index: _Index
+        self, norms: Sequence[str], used: list[bool], index: _Index, several: bool = False
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         positions: dict[str, list[int]] = {}
         by_word = index.by_word
@@ -403,7 +415,7 @@ class IntentParser:
         named = [label for label in full if not label.keys <= OPERATION_ONLY]
         if full:
             return self._take_full(named or full, positions, used, norms)
-        return self._take_partial(candidates, positions, used, index, norms)
+        return self._take_partial(candidates, positions, used, index, norms, several)
 
     def _take_full(
         self,
@@ -453,13 +465,20 @@ class IntentParser:
         used: list[bool],
         index: _Index,
         norms: Sequence[str],
+        several: bool = False,
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         """No label is named in full. One label holding every metric word, missing only soft
         words ("total"), is taken; several labels holding them are a question back. When no
         label holds the operation words too ("the change in X"), the other words decide."""
         question_words = frozenset(w for w in positions if w in index.words)
         content = question_words - OPERATION_ONLY
-        if not question_words:
+        if not question_words or question_words <= GENERIC_NOUNS:
+            return (), (), []  # "what was the value in 2009?": no word of a line's own
+        if several and question_words <= CHANGE_OR_GROWTH | AVERAGE:
+            # Only change or average words over several periods or none ("what is the net
+            # change?", "its average for 2021 and 2022"): they name the calculation, and a line
+            # whose label merely holds them ("changes in other assets", "weighted average
+            # shares") is not meant. "Total" alone still names a "Total" line.
             return (), (), []
         if question_words <= NAMING_NOTHING:
             return _held_but_for_soft(candidates, positions, used, index, question_words, norms)
@@ -803,13 +822,34 @@ def _infix(
     return INFIX[operators[0]]
 
 
+_LEADING = lexicon("and so then what whats what's is was it s") | {
+    w for phrase in arithmetic.DENOMINATOR for w in phrase
+}
+
+
+def _unnamed_part(
+    norms: Sequence[str], grammar: arithmetic.Reading, metrics: tuple[str, ...], loose: list[str]
+) -> str:
+    """ "And as a percentage of the 2020 figure?": a question that opens on its denominator
+    phrase names only the whole; the part is the result the conversation is on ("result",
+    found by the session among its own answers). Words no figure took ("what portion of
+    total assets is in cash") may be the part, unread: not a result then."""
+    if grammar.whole_at <= 0 or grammar.pair or len(metrics) > 1 or loose:
+        return ""
+    return "result" if all(n in _LEADING for n in norms[: grammar.whole_at]) else ""
+
+
 def _against(
     seen: frozenset[str], operation: Operation | None, frame: TimeFrame, metrics: tuple[str, ...]
 ) -> tuple[str, ...]:
-    """ "How does that compare with 2023?": the conversation's figure set against the one
-    named period; the session adds the period the conversation is on."""
-    if operation == "difference" and not metrics and len(frame.periods) == 1:
-        return ("against",) if not seen.isdisjoint(COMPARING) else ()
+    """ "How does that compare with 2023?", "growth since 2021?": the conversation's figure
+    set against the one named period; the session adds the period the conversation is on."""
+    if metrics or len(frame.periods) != 1:
+        return ()
+    if operation == "difference" and not seen.isdisjoint(COMPARING):
+        return ("against",)
+    if operation in ("difference", "percent_change") and not seen.isdisjoint(SINCE):
+        return ("against",)
     return ()
 
 

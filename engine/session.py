@@ -65,6 +65,10 @@ class ConversationSession:
         pointing = "figure" in intent.points_back or (intent.asks_value and not intent.topic)
         if intent.ambiguous and pointing:
             intent = self._settled_by_conversation(intent, carried)
+        if intent.ambiguous:
+            intent = self._settled_by_figure_on_hand(intent, carried)
+        if intent.ambiguous:
+            intent = self._settled_by_reply(intent)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
         if intent.again and intent.periods and not intent.metrics:
@@ -130,7 +134,10 @@ class ConversationSession:
             # Set across companies ("the difference between them"), a change is taken in one
             # period: the conversation's.
             across = len(entities) > 1 or len(metrics) > 1
-            periods = self._carry_periods(None if across else operation, carried, metrics)
+            # With a constant ("the net change assuming a $100 initial investment") one figure
+            # is the other operand: it is taken in one period, as a lookup would be.
+            one = across or bool(intent.constants)
+            periods = self._carry_periods(None if one else operation, carried, metrics)
         elif not periods and not intent.relative_last and _in_one_period(operation, metrics):
             # "And total liabilities?", "cost of sales as a % of revenue": a figure named with
             # no period, right after an answer about one period, is asked in that period.
@@ -148,6 +155,10 @@ class ConversationSession:
             return self._with_result(intent, resolved, carried)
         if intent.referent and operation == "percent_change":
             return self._change_of_result(intent, resolved, carried)
+        if operation == "percent_change" and follow and not (intent.metrics or intent.periods):
+            over_base = self._change_over_its_base(resolved, carried)
+            if over_base is not None:
+                return over_base
         return resolved, tuple(carried)
 
     def given(self, entity: str, metric: str, period: str) -> Carried | None:
@@ -190,6 +201,30 @@ class ConversationSession:
             referent="",
         ), tuple(kept)
 
+    def _change_over_its_base(
+        self, resolved: Intent, carried: list[Carried]
+    ) -> tuple[Intent, tuple[Carried, ...]] | None:
+        """ "What is the percent change?" right after a change taken from a constant ("that
+        less an initial $100 investment"): that change over the constant, in percent. The
+        base is the one fact the change used less the change itself; no two periods."""
+        last = next(((n, t) for n, t in self._recent() if t.results), None)
+        if last is None:
+            return None
+        number, turn = last
+        change = turn.results[-1]
+        if change.kind != "computed" or change.role_or_kind != "change" or len(change.sources) != 1:
+            return None
+        fact = self._facts_by_source().get(change.sources[0])
+        if fact is None or fact.value == change.value:
+            return None
+        base = format((fact.value - change.value).normalize(), "f")
+        kept = [c for c in carried if c.slot == "entity"]
+        kept.append(_as_result(number, turn, change))
+        return resolved.with_(
+            metrics=(), periods=(), operation="percent_of", referent="change",
+            constants=(base,), kind="comparison",
+        ), tuple(kept)  # fmt: skip
+
     # -- results as operands ---------------------------------------------------------------
     def _with_result(
         self, asked: Intent, resolved: Intent, carried: list[Carried]
@@ -208,6 +243,8 @@ class ConversationSession:
         else:
             found = self._result(asked.referent)
         if isinstance(found, Remembered):
+            found = _of_the_period(found, self.turns.index(found) + 1, asked.periods)
+        if isinstance(found, Remembered):
             # "This number" after an answer that gave several: ask which, naming them.
             number = self.turns.index(found) + 1
             named = [_as_result(number, found, f) for f in found.results]
@@ -223,9 +260,13 @@ class ConversationSession:
             kept = [c for c in kept if c.slot != "metric"]
             kept.append(Carried("metric", figure.metric, number, turn.question))
         periods = asked.periods
-        if not periods and not asked.constants and figure.period:
-            periods = (figure.period,)
-            kept.append(Carried("period", figure.period, number, turn.question))
+        # A result of one period's facts is about that period, when the question names the
+        # figure to set it against ("and that over revenue"); a figure carried too would be
+        # two guesses.
+        own = figure.period or (self._one_period_of(figure) if asked.metrics else "")
+        if not periods and not asked.constants and own:
+            periods = (own,)
+            kept.append(Carried("period", own, number, turn.question))
         elif not periods and not asked.constants and figure.period == "" and asked.metrics:
             periods = ("",)  # figures of no period (a table without years), as the result's
         if asked.constants or not periods:
@@ -238,6 +279,16 @@ class ConversationSession:
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
             kept
         )
+
+    def _one_period_of(self, figure: Figure) -> str:
+        """The one period a computed figure's facts share ("revenue less net income in 2022"
+        is about 2022); "" when they span several, or are not among the session's facts."""
+        if figure.kind != "computed":
+            return ""
+        facts = self._facts_by_source()
+        periods = {facts[s].period for s in figure.sources if s in facts}
+        known = all(s in facts for s in figure.sources)
+        return periods.pop() or "" if known and len(periods) == 1 else ""
 
     def _with_pair(
         self, asked: Intent, resolved: Intent, carried: list[Carried]
@@ -362,6 +413,39 @@ class ConversationSession:
                 return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
             if given:
                 return intent
+        return intent
+
+    def _settled_by_reply(self, intent: Intent) -> Intent:
+        """ "At end of period.", right after "Which figure do you mean: ... at beginning of
+        period or ... at end of period?": words that name one of the figures offered, and
+        nothing else, pick it (the reply completes the question asked back)."""
+        if not self.turns or self.turns[-1].status != "clarify":
+            return intent
+        offered = {c for a in self.turns[-1].intent.ambiguous if a.slot == "metric"
+                   for c in a.choices}  # fmt: skip
+        named = [a.choices for a in intent.ambiguous if a.slot == "metric"]
+        bare = not (intent.periods or intent.operation or intent.loose or intent.metrics)
+        if len(named) != 1 or len(named[0]) != 1 or named[0][0] not in offered or not bare:
+            return intent
+        return intent.with_(metrics=named[0], ambiguous=())
+
+    def _settled_by_figure_on_hand(self, intent: Intent, carried: list[Carried]) -> Intent:
+        """ "The average amount between those years", asked back as "Which figure do you
+        mean: X?" with X the one choice: a calculation over the figure the conversation is on
+        (the latest question naming a figure named X alone, and was answered) means X. Not a
+        bare lookup: "what is the average stock?" may mean another stock line."""
+        choices = [a.choices for a in intent.ambiguous]
+        if len(choices) != 1 or len(choices[0]) != 1 or intent.ambiguous[0].slot != "metric":
+            return intent
+        if intent.operation is None:
+            return intent
+        for number, turn in self._recent():
+            if not turn.intent.metrics:
+                continue
+            if turn.intent.metrics != choices[0] or turn.status != "found":
+                return intent
+            carried.append(Carried("metric", choices[0][0], number, turn.question))
+            return intent.with_(metrics=(*intent.metrics, choices[0][0]), ambiguous=())
         return intent
 
     def _settled_by_result(self, intent: Intent) -> Intent:
@@ -652,7 +736,10 @@ class ConversationSession:
         if not self.turns:
             return ()
         last = self.turns[-1]
-        if last.status != "found" or len(last.intent.periods) != 1 or not last.intent.periods[0]:
+        # A figure the store does not hold is an answer about that period too ("the knowledge
+        # base holds no operating income for X"): "ok, what about their net income?" stays on it.
+        answered = last.status in ("found", "not_found")
+        if not answered or len(last.intent.periods) != 1 or not last.intent.periods[0]:
             return ()
         carried.append(Carried("period", last.intent.periods[0], len(self.turns), last.question))
         return last.intent.periods
@@ -707,6 +794,17 @@ def _stands_on(results: tuple[Figure, ...]) -> Figure | None:
     return results[0] if len(results) == 1 else None
 
 
+def _of_the_period(
+    turn: Remembered, number: int, periods: tuple[str, ...]
+) -> tuple[int, Remembered, Figure] | Remembered:
+    """ "In that year of 2017, what percentage did this number represent ...", after an
+    answer that gave a change and its two facts: the one fact of the year the question names
+    is the figure meant. Else the answer itself, to ask which."""
+    of_period = [f for f in turn.results if f.kind == "fact" and len(periods) == 1
+                 and f.period == periods[0]]  # fmt: skip
+    return (number, turn, of_period[0]) if len(of_period) == 1 else turn
+
+
 def _as_result(number: int, turn: Remembered, figure: Figure) -> Carried:
     return Carried("result", _result_words(figure), number, turn.question, figure)
 
@@ -744,8 +842,10 @@ def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...]) -> bool:
 
 
 def _in_one_period(operation: str | None, metrics: tuple[str, ...]) -> bool:
-    """A lookup, or a figure set against another in one period (a share, a ratio)."""
-    return operation is None or (operation in ("ratio", "percent_of") and len(metrics) == 2)
+    """A lookup, or a figure set against another in one period (a share, a ratio, "revenue
+    less net income": two figures, so the change is not across periods)."""
+    between_two = ("ratio", "percent_of", "difference", "sum")
+    return operation is None or (operation in between_two and len(metrics) == 2)
 
 
 def _kind(

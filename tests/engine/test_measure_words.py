@@ -5,6 +5,8 @@ is still asked back."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from engine.answer import answer_question
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
@@ -184,8 +186,10 @@ def test_a_constant_after_a_slip_between_operator_and_number_is_not_a_lookup() -
         PERFORMANCE_GRAPH, "What is the price of the peer group in 2032 less and initial 100?"
     )
 
-    assert answer.status == "clarify"
-    assert not answer.figures
+    # Never the index's own figure alone: the calculation, from the line and the constant.
+    assert answer.status == "found"
+    assert [f.kind for f in answer.figures] == ["fact", "computed"]
+    assert answer.figures[-1].value == Decimal("-2.5")
 
 
 def test_a_follow_up_asking_the_price_takes_the_security_on_hand() -> None:
