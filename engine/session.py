@@ -148,6 +148,10 @@ class ConversationSession:
             return self._with_result(intent, resolved, carried)
         if intent.referent and operation == "percent_change":
             return self._change_of_result(intent, resolved, carried)
+        if intent.referent == "change" and operation is None and intent.period_step:
+            # "That change" over a year counted from the conversation's: a change over which
+            # two periods is not read here, and one figure of that year is not a change.
+            return resolved.with_(referent="?"), tuple(carried)
         return resolved, tuple(carried)
 
     def given(self, entity: str, metric: str, period: str) -> Carried | None:
