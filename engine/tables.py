@@ -374,7 +374,8 @@ _DATE_WORDS = re.compile(
     r"\b(?:as\s+(?:of|at)|(?:fiscal\s+)?years?\s+ended|for\s+the\s+years?|ended|ending|"
     r"fiscal(?:\s+year)?|year|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|"
     r"july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,2}(?:st|nd|rd|th)?)\b"
-    r"|\((?:in\s+)?(?:thousands|millions|billions)\)|\bin\s+(?:thousands|millions|billions)\b"
+    r"|\(\s*(?:in\s+)?(?:thousands|millions|billions|000s|000's)\s*\)"
+    r"|\bin\s+(?:thousands|millions|billions)\b"
     r"|\bu\.s\.\s*(?=[$€£¥]|dollars?\b)|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars?)\b|\b(?:thousands|millions|billions)\b",
     re.IGNORECASE,
 )
@@ -404,8 +405,9 @@ def _unscaled(heading: str) -> str:
 
 
 _SCALE_WORDS = re.compile(
-    r"\((?:in\s+)?(?:thousands|millions|billions)\)|in\s+(?:thousands|millions|billions)"
-    r"|[$€£¥]|(?:usd|eur|gbp|rmb|dollars?)",
+    r"\(\s*(?:in\s+)?(?:thousands|millions|billions|000s|000's)\s*\)"
+    r"|\bin\s+(?:thousands|millions|billions)\b"
+    r"|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars?)\b",
     re.IGNORECASE,
 )
 
