@@ -79,7 +79,8 @@ def read_table(
     rows: Sequence[Sequence[str]], *, scale: str = "", caption: str = ""
 ) -> list[TableFact]:
     """Facts of a table. `caption` is what the sentence announcing the table names
-    (`table_caption`): the subject of a roll-forward, whose closing balance it is."""
+    (`table_caption`): the subject of a roll-forward, whose closing balance it is, and the
+    series of a single column of figures by period headed only by its scale."""
     blocks = _blocks(rows)
     if len(blocks) > 1:
         # Tables stacked on one page, each under its own dated heading: read each alone.
@@ -167,6 +168,7 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
     down_the_side = dated_lines and _value_columns(lines) == 1
     if down_the_side:
         qualifiers = [""] * len(qualifiers)  # one column of values: its heading tells nothing
+        headings = [_series_name(h, caption) for h in headings]
     bare_lines = _period_lines(lines) if dated_lines else set()
     closing = _closing_line(lines) if caption else None
     facts: list[TableFact] = []
@@ -203,6 +205,13 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
                 )
             )
     return _unique(facts)
+
+
+def _series_name(heading: str, caption: str) -> str:
+    """The name of a table's one series of figures by period: its heading's words without
+    the scale; a heading that is only its scale ("( in thousands )") names nothing, and the
+    sentence announcing the table names the series."""
+    return heading or caption
 
 
 _OPENING = re.compile(r"\b(?:beginning|opening|start)\b|\bjan(?:uary)?\.?\s*1\b")

@@ -11,6 +11,17 @@ from engine.session import ConversationSession
 from engine.store import InMemoryStore
 from engine.tables import table_caption
 
+SCHEDULE = [
+    ["", "( in thousands )"],
+    ["2041", "3,150"],
+    ["2042", "2,975"],
+    ["2043", "2,400"],
+    ["later years", "9,900"],
+]
+ANNOUNCED = (
+    "Kestrel Mills leases its warehouses under agreements ending in 2049 . "
+    "the future minimum rental payments under these warehouse leases are as follows :"
+)
 ROLL_FORWARD = [
     ["", "2042", "2041"],
     ["balance at january 1", "612", "580"],
@@ -36,6 +47,31 @@ def _ask(store: InMemoryStore, *questions: str) -> Answer:
 
 def _facts(answer: Answer) -> list[int]:
     return [int(f.value) for f in answer.figures if f.kind == "fact"]
+
+
+def test_a_column_headed_only_by_its_scale_takes_the_name_the_page_announces() -> None:
+    answer = _ask(_store(SCHEDULE, ANNOUNCED), "What are the minimum rental payments in 2042?")
+
+    assert answer.status == "found"
+    assert _facts(answer) == [2975]
+
+
+def test_a_change_in_such_a_series_is_computed_over_its_years() -> None:
+    answer = _ask(
+        _store(SCHEDULE, ANNOUNCED),
+        "What is the change in the future minimum rental payments from 2041 to 2043?",
+    )
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "computed"][-1] == -750
+
+
+def test_without_an_announcing_sentence_the_series_is_not_named() -> None:
+    store = _store(SCHEDULE, "Kestrel Mills leases its warehouses under long agreements .")
+
+    answer = _ask(store, "What are the minimum rental payments in 2042?")
+
+    assert answer.status != "found"
 
 
 def test_an_announcing_sentence_names_a_thing_not_the_table_or_a_clause() -> None:
