@@ -159,6 +159,10 @@ class ConversationSession:
             over_base = self._change_over_its_base(resolved, carried)
             if over_base is not None:
                 return over_base
+        if intent.referent == "change" and operation is None and intent.period_step:
+            # "That change" over a year counted from the conversation's: a change over which
+            # two periods is not read here, and one figure of that year is not a change.
+            return resolved.with_(referent="?"), tuple(carried)
         return resolved, tuple(carried)
 
     def given(self, entity: str, metric: str, period: str) -> Carried | None:

@@ -75,12 +75,66 @@ def table_scale(rows: Sequence[Sequence[str]], context: str = "") -> str:
     return ""
 
 
-def read_table(rows: Sequence[Sequence[str]], *, scale: str = "") -> list[TableFact]:
+def read_table(
+    rows: Sequence[Sequence[str]], *, scale: str = "", caption: str = ""
+) -> list[TableFact]:
+    """Facts of a table. `caption` is what the sentence announcing the table names
+    (`table_caption`): the subject of a roll-forward, whose closing balance it is, and the
+    series of a single column of figures by period headed only by its scale."""
     blocks = _blocks(rows)
     if len(blocks) > 1:
         # Tables stacked on one page, each under its own dated heading: read each alone.
-        return _unique([fact for block in blocks for fact in _read_block(block, scale)])
-    return _read_block(rows, scale)
+        return _unique([fact for block in blocks for fact in _read_block(block, scale, "")])
+    return _read_block(rows, scale, caption)
+
+
+# The sentence that announces a table: "the minimum payments ... are as follows :", "the
+# following table summarizes the activity in our reserve :".
+_ANNOUNCES = (
+    re.compile(r"^(?P<subject>.+?)\s+(?:is|are|was|were)\s+(?:approximately\s+)?as\s+follows"),
+    re.compile(
+        r"\bthe\s+following\s+(?:table\s+\w+(?:\s+forth)?|is|are)\s+(?P<subject>[^:]+?)\s*:\s*$"
+    ),
+)
+_DETERMINERS = {"the", "our", "its", "their", "these", "such", "a", "an"}
+# Words that end a noun phrase: what follows qualifies it ("payments under leases").
+_PHRASE_ENDS = {"for", "under", "at", "as", "of", "in", "on", "with", "by", "from", "to", "during",
+                "excluding", "including", "that", "which", "(", ",", ":"}  # fmt: skip
+# What a sentence calls the table itself; "reconciliation of X", "activity in X" name X.
+_ABOUT_WORDS = {"summary", "reconciliation", "activity", "changes", "rollforward", "composition",
+                "disaggregation"}  # fmt: skip
+_TABLE_WORDS = _ABOUT_WORDS | {"table", "results", "components", "following", "details",
+                               "breakdown", "notes", "list", "information"}  # fmt: skip
+_CLAUSE_WORDS = {"if", "when", "is", "are", "was", "were", "be", "been", "we", "it"}
+# "the beginning and ending amounts of X": the moments of a roll-forward, not its subject.
+_MOMENTS = re.compile(r"^(?:(?:the|our)\s+)?beginning\s+and\s+ending\s+\w+\s+of\s+")
+
+
+def table_caption(text_before: str) -> str:
+    """The series a table's announcing sentence names ("the annual debt maturities ( ... )
+    for the next five years are as follows :" -> "annual debt maturities"), or "". Only
+    such a sentence, the last before the table, names it: anything else is not guessed."""
+    sentences = [s for s in re.split(r"(?<=\.)\s+|\s+\.\s*", text_before.strip()) if s.strip()]
+    last = sentences[-1].strip().lower() if sentences else ""
+    match = next((m for m in (p.search(last) for p in _ANNOUNCES) if m), None)
+    return _subject(match["subject"]) if match else ""
+
+
+def _subject(text: str) -> str:
+    """The noun phrase a sentence's subject starts with, past a leading determiner; the
+    thing a "reconciliation of" or an "activity in" is about."""
+    words = text.replace("(", " ( ").replace(",", " , ").split()
+    stop = next((i for i, w in enumerate(words) if w in _PHRASE_ENDS), len(words))
+    lead = next((i for i, w in enumerate(words[:stop]) if w in _DETERMINERS), -1)
+    phrase = words[lead + 1 : stop]
+    if len(phrase) == 1 and phrase[0] in _ABOUT_WORDS:
+        rest = " ".join(words[stop + 1 :]) if words[stop : stop + 1] in (["of"], ["in"]) else ""
+        return _subject(_MOMENTS.sub("", rest)) if rest else ""
+    if not 1 <= len(phrase) <= 6 or any(c.isdigit() for w in phrase for c in w):
+        return ""
+    if _CLAUSE_WORDS & set(phrase) or _TABLE_WORDS & set(phrase[:1]):
+        return ""  # "if no cash is repaid", "the following": names no series
+    return " ".join(phrase)
 
 
 def _blocks(rows: Sequence[Sequence[str]]) -> list[Sequence[Sequence[str]]]:
@@ -98,7 +152,7 @@ def _blocks(rows: Sequence[Sequence[str]]) -> list[Sequence[Sequence[str]]]:
     return [rows[a:b] for a, b in pairwise([*cuts, len(rows)])]
 
 
-def _read_block(rows: Sequence[Sequence[str]], scale: str) -> list[TableFact]:
+def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list[TableFact]:
     body_start = _body_start(rows)
     columns = _column_labels(rows[:body_start], width=max(len(r) for r in rows))
     periods = [_period(label) for label in columns]
@@ -114,7 +168,9 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str) -> list[TableFact]:
     down_the_side = dated_lines and _value_columns(lines) == 1
     if down_the_side:
         qualifiers = [""] * len(qualifiers)  # one column of values: its heading tells nothing
+        headings = [_series_name(h, caption) for h in headings]
     bare_lines = _period_lines(lines) if dated_lines else set()
+    closing = _closing_line(lines) if caption else None
     facts: list[TableFact] = []
     for label, section, values in lines:
         name = _line_name(label, section, len(sections_of[label]) > 1)
@@ -137,16 +193,49 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str) -> list[TableFact]:
             else:
                 metric = name
             alias = f"{section} {metric}" if section and section not in metric else ""
+            # A roll-forward's closing balance is what its subject amounts to at that date.
+            named = caption if label == closing else ""
             facts.append(
                 TableFact(
                     metric=metric,
                     period=period or "",
                     value=value,
                     unit="%" if percent else scale,
-                    aliases=(alias,) if alias else (),
+                    aliases=tuple(a for a in (alias, named) if a),
                 )
             )
     return _unique(facts)
+
+
+def _series_name(heading: str, caption: str) -> str:
+    """The name of a table's one series of figures by period: its heading's words without
+    the scale; a heading that is only its scale ("( in thousands )") names nothing, and the
+    sentence announcing the table names the series."""
+    return heading or caption
+
+
+_OPENING = re.compile(r"\b(?:beginning|opening|start)\b|\bjan(?:uary)?\.?\s*1\b")
+_CLOSING = re.compile(r"\b(?:end|ending|closing)\b|\bdec(?:ember)?\.?\s*31\b")
+_MOMENT_WORDS = {"beginning", "opening", "start", "end", "ending", "closing", "of", "the", "at",
+                 "as", "year", "period", "fiscal", ","}  # fmt: skip
+
+
+def _closing_line(lines: Sequence[tuple[str, str, Sequence[object]]]) -> str | None:
+    """The last line of a roll-forward (its first line the opening balance, its last the
+    closing one, named alike but for the moment: "Balance at January 1" ... "Balance at
+    December 31"), else None."""
+    if len(lines) < 3:
+        return None
+    first, last = lines[0][0].lower(), lines[-1][0].lower()
+    if not (_OPENING.search(first) and _CLOSING.search(last)):
+        return None
+    return lines[-1][0] if _moment_free(first) == _moment_free(last) else None
+
+
+def _moment_free(label: str) -> list[str]:
+    """A line's words but those naming its moment: what an opening and a closing share."""
+    words = _DATE_WORDS.sub(" ", _YEAR.sub(" ", label.replace(",", " , "))).split()
+    return [w for w in words if w not in _MOMENT_WORDS]
 
 
 def _period_lines(lines: Sequence[tuple[str, str, Sequence[object]]]) -> set[str]:
@@ -294,7 +383,8 @@ _DATE_WORDS = re.compile(
     r"\b(?:as\s+(?:of|at)|(?:fiscal\s+)?years?\s+ended|for\s+the\s+years?|ended|ending|"
     r"fiscal(?:\s+year)?|year|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|"
     r"july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,2}(?:st|nd|rd|th)?)\b"
-    r"|\((?:in\s+)?(?:thousands|millions|billions)\)|\bin\s+(?:thousands|millions|billions)\b"
+    r"|\(\s*(?:in\s+)?(?:thousands|millions|billions|000s|000's)\s*\)"
+    r"|\bin\s+(?:thousands|millions|billions)\b"
     r"|\bu\.s\.\s*(?=[$€£¥]|dollars?\b)|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars?)\b|\b(?:thousands|millions|billions)\b",
     re.IGNORECASE,
 )
@@ -324,8 +414,9 @@ def _unscaled(heading: str) -> str:
 
 
 _SCALE_WORDS = re.compile(
-    r"\((?:in\s+)?(?:thousands|millions|billions)\)|in\s+(?:thousands|millions|billions)"
-    r"|[$€£¥]|(?:usd|eur|gbp|rmb|dollars?)",
+    r"\(\s*(?:in\s+)?(?:thousands|millions|billions|000s|000's)\s*\)"
+    r"|\bin\s+(?:thousands|millions|billions)\b"
+    r"|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars?)\b",
     re.IGNORECASE,
 )
 

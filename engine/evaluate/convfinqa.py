@@ -71,7 +71,7 @@ def dialogue_store(dialogue: Mapping[str, Any]) -> InMemoryStore:
         )
         for index, chunk in enumerate(_chunks(text))
     ]
-    return page_store(page, rows, text, passages)
+    return page_store(page, rows, text, passages, before=dialogue.get("pre_text", ""))
 
 
 def run_convfinqa(

@@ -18,7 +18,7 @@ from engine.evaluate.split import part_of
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.store import InMemoryStore
-from engine.tables import read_table, table_scale
+from engine.tables import read_table, table_caption, table_scale
 from engine.types import PUBLIC, Fact, Passage, Term
 
 ENTITY = "Company"
@@ -44,10 +44,16 @@ def context_store(context: Mapping[str, Any]) -> InMemoryStore:
 
 
 def page_store(
-    page: str, rows: list[list[str]], text: str, passages: Iterable[Passage]
+    page: str,
+    rows: list[list[str]],
+    text: str,
+    passages: Iterable[Passage],
+    *,
+    before: str = "",
 ) -> InMemoryStore:
-    """A report page as a knowledge store of one entity: its table's facts and its passages."""
-    facts = read_table(rows, scale=table_scale(rows, text))
+    """A report page as a knowledge store of one entity: its table's facts and its passages.
+    `before` is the text printed just before the table, whose last sentence may name it."""
+    facts = read_table(rows, scale=table_scale(rows, text), caption=table_caption(before))
     aliases: dict[str, set[str]] = defaultdict(set)
     for fact in facts:
         aliases[fact.metric].update(fact.aliases)

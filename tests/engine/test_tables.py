@@ -160,6 +160,27 @@ def test_two_columns_of_one_year_keep_their_dates_apart() -> None:
     assert facts[("Tolls receivable January 1", "FY2031")] == Decimal("10")
 
 
+def test_twin_dated_columns_in_thousands_are_named_by_their_dates_alone() -> None:
+    rows = [
+        ["", "June 30, 2031, in thousands", "January 1, 2031, in thousands"],
+        ["Berth deposits", "44", "41"],
+    ]
+
+    facts = _by_key(rows)
+
+    assert facts[("Berth deposits June 30", "FY2031")] == Decimal("44")
+    assert facts[("Berth deposits January 1", "FY2031")] == Decimal("41")
+
+
+def test_a_column_in_000s_is_named_without_its_scale() -> None:
+    rows = [["", "Harbour dues (in 000s)"], ["2031", "3,310"], ["2032", "3,420"]]
+
+    assert _by_key(rows) == {
+        ("Harbour dues", "FY2031"): Decimal("3310"),
+        ("Harbour dues", "FY2032"): Decimal("3420"),
+    }
+
+
 def test_a_column_headed_us_keeps_its_heading() -> None:
     rows = [["", "U.K.", "U.S.", "Other"], ["Expected 2032 refits", "$5", "$4", "$1"]]
 
