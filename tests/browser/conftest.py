@@ -8,6 +8,7 @@ deployment serves, static files through WhiteNoise included.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,14 @@ from tests.live import LiveServer, copy_database, demo_database, manage
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
+# The screenshots docs/screenshots/README.md names: refreshed in place only when asked
+# (ASKAPP_REFRESH_SCREENSHOTS=1), so that running the suite leaves the checkout as it was.
+DOC_SCREENSHOTS = (
+    ROOT / "docs" / "screenshots"
+    if os.environ.get("ASKAPP_REFRESH_SCREENSHOTS") == "1"
+    else ROOT / "test-artifacts" / "docs-screenshots"
+)
+DOC_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 REVIEWER = ("reviewer", "a-reviewer-password-16")  # a superuser in the server's database
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -11,11 +11,11 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import REVIEWER, ROOT, axe_violations
+from tests.browser.conftest import DOC_SCREENSHOTS, REVIEWER, axe_violations
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+SCREENSHOTS = DOC_SCREENSHOTS
 QUESTIONS = (
     "What was Apple's revenue in FY2023?",
     "What was the percent change in Microsoft's net income from FY2022 to FY2024?",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import ROOT
+from tests.browser.conftest import DOC_SCREENSHOTS
 from tests.browser.pages import Chat, held_stream
 
 pytestmark = pytest.mark.browser
@@ -336,4 +336,4 @@ def test_an_opened_passage_marks_the_sentence_the_answer_cites(chat: Chat) -> No
     assert "Form 10-K |" not in source.locator("blockquote.excerpt").inner_text()
     page.evaluate("window.scrollTo(0, 0)")
     answer.screenshot(path=str(chat.shots / "09-cited-sentence.png"))
-    answer.screenshot(path=str(ROOT / "docs" / "screenshots" / "chat-cited-sentence.png"))
+    answer.screenshot(path=str(DOC_SCREENSHOTS / "chat-cited-sentence.png"))

@@ -15,12 +15,12 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests.browser.conftest import ROOT, axe_violations
+from tests.browser.conftest import DOC_SCREENSHOTS, axe_violations
 from tests.browser.pages import Chat
 
 pytestmark = pytest.mark.browser
 
-SCREENSHOTS = ROOT / "docs" / "screenshots"
+SCREENSHOTS = DOC_SCREENSHOTS
 Q_TESLA_2023 = "What was Tesla's revenue in FY2023?"  # the demo holds Tesla FY2012-FY2021
 Q_APPLE_2023 = "What was Apple's revenue in FY2023?"
 
