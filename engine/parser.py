@@ -122,6 +122,14 @@ AMOUNT = lexicon("""amount value number total balance price cost rate worth sum"
 PART = lexicon(
     "portion fraction relation represent represents times difference minus plus multiplied"
 )
+# Words that name a line item as often as they ask for a sum ("total revenue", "the aggregate
+# notional amount"): alone they do not make a question a calculation (ADR 0050).
+LINE_ITEM_WORDS = lexicon("total aggregate")
+# What a figure is computed by: a ratio, an average, a sum, a part. "Difference" asks for a
+# change, which a sentence may state ("fell $4 million"), so it is read as a change.
+COMPUTING = RATIO | AVERAGE | PART - lexicon("difference") | SUM - LINE_ITEM_WORDS
+# A share of a whole asked for is a percent a sentence may state ("represented 49% of").
+SHARE_OF = lexicon("proportion portion fraction")
 NUMBER_ASKED = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | AMOUNT | PART
 # Words that ask for an account in prose, even around a number ("why did revenue change?").
 EXPLAINING = lexicon(
@@ -922,9 +930,10 @@ def figure_asked(question: str) -> FigureAsked | None:
         return None
     if norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES):
         return None
-    if not seen.isdisjoint(RATIO | AVERAGE | PART | SUM - {"total"}) or _less_a_number(norms):
+    computing = seen & COMPUTING
+    if (computing and not computing <= SHARE_OF) or _less_a_number(norms):
         return "computed"
-    if not seen.isdisjoint(PERCENT):
+    if computing or not seen.isdisjoint(PERCENT):
         return "percent"
     if not seen.isdisjoint(CHANGE_OR_GROWTH):
         return "change"
@@ -944,7 +953,8 @@ def operation_words(question: str) -> tuple[str, ...]:
     """The arithmetic words a question uses ("average", "ratio"): a sentence that states a
     computed figure says them too."""
     norms = (normalise_word(t) for t in TOKEN.findall(question))
-    return tuple(dict.fromkeys(n for n in norms if n in RATIO | AVERAGE | SUM | PART))
+    said = RATIO | AVERAGE | PART | SUM - LINE_ITEM_WORDS  # "total" in a sentence says no sum
+    return tuple(dict.fromkeys(n for n in norms if n in said))
 
 
 CONSTANT_OPERATORS = lexicon("less minus plus over times by")

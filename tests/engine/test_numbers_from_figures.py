@@ -50,6 +50,11 @@ LEDGER = _store(
         ("What percentage of the freight spending went to barges in 2022?", "percent"),
         ("How much did freight spending change from 2021 to 2022?", "change"),
         ("What was the ratio of trucks to barges?", "computed"),
+        # Line-item words and a difference (ADR 0050).
+        ("What was the difference in freight spending between 2021 and 2022?", "change"),
+        ("What was the change in the aggregate freight charges from 2021 to 2022?", "change"),
+        ("What was the total freight spending in 2022?", "amount"),
+        ("What proportion of the freight spending went to barges?", "percent"),
         ("How many barges served the yards?", "amount"),
         ("Why did freight spending rise?", None),
         ("How is the freight charge determined?", None),

@@ -165,3 +165,23 @@ def test_a_figure_carried_past_a_question_about_another_is_not_read() -> None:
 
     # The user moved on to crane hire: the dock rental change would answer another question.
     assert not change.figures
+
+
+SWAPS = (
+    "The aggregate fair values of our open diesel swaps as of december 31 , 2021 and 2020 were "
+    "current liabilities of $ 12.5 million and $ 9.0 million , respectively ."
+)
+
+
+def test_a_change_in_an_aggregate_line_item_is_read_from_a_respectively_sentence() -> None:
+    # "Aggregate" names the line item here; it does not ask for a sum (ADR 0050).
+    (answer,) = _ask(
+        _store(_passage(1, SWAPS)),
+        "What was the change in the aggregate fair values of open diesel swaps between 2020 "
+        "and 2021?",
+    )
+
+    assert answer.status == "found", answer.text
+    change = answer.figures[-1]
+    assert (change.role, change.value) == ("change", Decimal("3.5"))
+    assert answer.sources[0].spans
