@@ -246,6 +246,8 @@ def states_figure(
         return False
     if wanted and not wanted & (_years_named(sentence) or _years_named(context)):
         return False
+    if asked == "amount" and _NIL.search(sentence):
+        return True  # "no impairment losses were recognized": the amount stated is nil
     stated = [f for _, _, f in figure_spans(_CITATION.sub(" ", sentence))]
     if asked == "percent":
         stated = [f for f in stated if f.qualifier == "%"]
@@ -254,6 +256,14 @@ def states_figure(
     if asked == "change" and not _CHANGE_SAID.search(sentence):
         return False
     return bool(stated)
+
+
+# An amount stated as none: "had no accrued penalties", "no losses were recognized".
+_NIL = re.compile(
+    r"\b(?:had|has|have|recorded|recognized|recognised)\s+no\b"
+    r"|\bno\s+(?:[\w-]+\s+){1,4}(?:was|were|has\s+been|have\s+been)\b",
+    re.IGNORECASE,
+)
 
 
 def _years_named(text: str) -> set[int]:

@@ -118,6 +118,20 @@ ABSOLUTE = lexicon("absolute point points")
 THRESHOLD = lexicon("above below exceed exceeded exceeding")
 # Words that ask for a number: an amount, a change, a percent, a ratio, a count (ADR 0040).
 AMOUNT = lexicon("""amount value number total balance price cost rate worth sum""")
+# What reports count in money or units: "what were net sales in 2014?" asks a number as
+# surely as "what was the amount of ..." does (ADR 0050).
+MEASURES = lexicon(
+    """revenue revenues sales income expense expenses profit profits loss losses earnings
+    assets liabilities cash debt dividends payments proceeds borrowings expenditures
+    charges fees"""
+)
+# Words asking for names or for several figures at once ("what are the components of net
+# revenue?", "... in 2019 and 2018 respectively?"): a measure named does not make these
+# one number.
+NAMING = lexicon(
+    """component components item items segment segments category categories type types kind
+    kinds year years excluded exclude considered respective respectively"""
+)
 # Words that ask for one figure set against another: a computed figure.
 PART = lexicon(
     "portion fraction relation represent represents times difference minus plus multiplied"
@@ -938,7 +952,15 @@ def figure_asked(question: str) -> FigureAsked | None:
     if not seen.isdisjoint(CHANGE_OR_GROWTH):
         return "change"
     how_much = any(a == "how" and b in ("much", "many") for a, b in pairwise(norms))
-    return "amount" if how_much or not seen.isdisjoint(AMOUNT) else None
+    measured = norms[0] == "what" and _names_a_year(norms) and not seen.isdisjoint(MEASURES)
+    measured = measured and seen.isdisjoint(NAMING)
+    return "amount" if how_much or measured or not seen.isdisjoint(AMOUNT) else None
+
+
+def _names_a_year(norms: Sequence[str]) -> bool:
+    """ "What were net sales in 2014?" asks a figure; "what is lease related and other
+    charges?", naming no year, may ask what they are."""
+    return any(_YEARLIKE.match(n) for n in norms)
 
 
 def _asks_how_or_what_for(norms: Sequence[str]) -> bool:

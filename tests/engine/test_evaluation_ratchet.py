@@ -21,12 +21,14 @@ from engine.evaluate.offtarget import load_offtarget, run_offtarget
 
 # set: (correct at least, bad at most), where bad is wrong, and for ConvFinQA wrong + off-target.
 RECORDED = {
-    "tatqa": (922, 18),
+    # 921: "what is the cash flow from operations in 2019?" was answered by a sentence giving
+    # a range over three years, no figure for 2019 (ADR 0050: now asked back).
+    "tatqa": (921, 18),
     # 39: one turn more than before asks "What was the X?" right after an answer about
     # FY2019 and is answered for FY2019, where PACIFIC's gold asks back which year (the
     # period just answered is carried, see engine/session.py `_period_just_answered`).
-    "pacific": (1017, 39),
-    "convfinqa": (313, 89),
+    "pacific": (1018, 39),
+    "convfinqa": (313, 79),
     # The demo's off-target questions (issue 13): wrong is an answer about a company the
     # question did not name, or from another period, or any answer to an unknown company.
     "offtarget": (166, 0),

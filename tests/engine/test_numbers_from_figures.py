@@ -134,3 +134,39 @@ def test_a_calculation_not_read_is_never_answered_with_its_operand(follow_up: st
 
 def test_what_a_report_says_about_a_rise_is_prose() -> None:
     assert figure_asked("What did Northmill say about freight growth?") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What were Northmill's freight earnings in 2022?", "amount"),
+        ("What was the net revenue for Northmill in 2021?", "amount"),
+        # No year: it may ask what the line item is; names or several figures are not one.
+        ("What is freight income?", None),
+        ("What are the components of freight revenue in 2022?", None),
+    ],
+)
+def test_a_measure_asked_for_a_year_is_a_number_question(question: str, kind: str | None) -> None:
+    assert figure_asked(question) == kind
+
+
+def test_a_measure_asked_for_a_year_is_not_quoted_from_another_years_sentence() -> None:
+    store = _store("Freight earnings at the Northmill yards were $12 million in 2020.")
+
+    answer = answer_question(
+        "What were Northmill's freight earnings in 2021?", store, MockProvider()
+    )
+
+    assert answer.status in ("clarify", "not_found")
+    assert "12" not in answer.text and not answer.sources
+
+
+def test_a_sentence_stating_none_answers_the_amount_asked() -> None:
+    store = _store("No impairment losses were recognized on the Northmill yards in 2022.")
+
+    answer = answer_question(
+        "What was the amount of impairment losses recognized in 2022?", store, MockProvider()
+    )
+
+    assert answer.status == "answered"
+    assert "No impairment losses" in answer.text and answer.sources
