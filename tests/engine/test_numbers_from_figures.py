@@ -170,3 +170,29 @@ def test_a_sentence_stating_none_answers_the_amount_asked() -> None:
 
     assert answer.status == "answered"
     assert "No impairment losses" in answer.text and answer.sources
+
+
+def _obligations() -> InMemoryStore:
+    held = {"Total debt": (400, 350, 300), "Lease obligations": (90, 80, 70)}
+    facts = [
+        Fact(f"f:{metric}:{period}", MILL, metric, period, Decimal(value), "million")
+        for metric, values in held.items()
+        for period, value in zip(("FY2020", "FY2021", "FY2022"), values, strict=True)
+    ]
+    return InMemoryStore(entities=[Term(MILL)], metrics=[Term(m) for m in held], facts=facts)
+
+
+def test_a_follow_up_does_not_take_on_every_figure_a_question_back_offered() -> None:
+    store, session = _obligations(), ConversationSession(scope=MILL)
+    first = answer_question(
+        "what was the change in total debt to be repaid under the scheduled obligations for "
+        "leases as of the year end between 2021 and 2022?",
+        store, MockProvider(), session=session,
+    )  # fmt: skip
+    assert first.status == "clarify"  # it offers Total debt or Lease obligations
+
+    answer = answer_question("and between 2020 and 2021?", store, MockProvider(), session=session)
+
+    # Neither offer was picked: listing both figures of both years answers nothing asked.
+    assert answer.status in ("clarify", "not_found")
+    assert not answer.figures
