@@ -226,6 +226,19 @@ def sentences(deltas: Iterable[str]) -> Iterator[str]:
         yield buffer.strip()
 
 
+_CHANGE_REACH = 4  # words a change word may stand before the amount it moved
+
+
+def _moved(before: str, after: str) -> bool:
+    """Whether a word of change says how an amount moved: just before it in its clause
+    ("fell $4 million", "increased by $2 million to"), or right after it ("a $29.3 million
+    increase in ...")."""
+    clause = re.split(r"[,;:]", before)[-1]
+    if _CHANGE_SAID.search(" ".join(clause.split()[-_CHANGE_REACH:])):
+        return True
+    return _CHANGE_SAID.match(" ".join(after.split()[:1])) is not None
+
+
 _CHANGE_SAID = re.compile(
     r"\b(?:increas|decreas|declin|ris|rose|fell|fall|grew|grow|drop|chang|reduc|improv|gain)",
     re.IGNORECASE,
@@ -248,13 +261,15 @@ def states_figure(
         return False
     if asked == "amount" and _NIL.search(sentence):
         return True  # "no impairment losses were recognized": the amount stated is nil
-    stated = [f for _, _, f in figure_spans(_CITATION.sub(" ", sentence))]
+    text = _CITATION.sub(" ", sentence)
+    spans = figure_spans(text)
+    if asked == "change":
+        # "Fell $4 million", "a $2.1 million increase": the change word says how that
+        # amount moved. Elsewhere in the sentence ("to improve products") it does not.
+        spans = [s for s in spans if s[2].qualifier != "%" and _moved(text[: s[0]], text[s[1] :])]
+    stated = [f for _, _, f in spans]
     if asked == "percent":
         stated = [f for f in stated if f.qualifier == "%"]
-    if asked == "change":
-        stated = [f for f in stated if f.qualifier != "%"]
-    if asked == "change" and not _CHANGE_SAID.search(sentence):
-        return False
     return bool(stated)
 
 

@@ -949,12 +949,19 @@ def figure_asked(question: str) -> FigureAsked | None:
         return "computed"
     if computing or not seen.isdisjoint(PERCENT):
         return "percent"
-    if not seen.isdisjoint(CHANGE_OR_GROWTH):
+    if not seen.isdisjoint(CHANGE_OR_GROWTH) and not _names_gains(question, seen):
         return "change"
     how_much = any(a == "how" and b in ("much", "many") for a, b in pairwise(norms))
     measured = norms[0] == "what" and _names_a_year(norms) and not seen.isdisjoint(MEASURES)
     measured = measured and seen.isdisjoint(NAMING)
     return "amount" if how_much or measured or not seen.isdisjoint(AMOUNT) else None
+
+
+def _names_gains(question: str, seen: frozenset[str]) -> bool:
+    """ "How much exchange gains did the group report?": "gains" written so names a line
+    item (exchange, capital, unrealized gains), not a move; the only word of change there."""
+    plural = re.search(r"\bgains\b", question, re.IGNORECASE) is not None
+    return plural and (seen & CHANGE_OR_GROWTH) <= {normalise_word("gain")}
 
 
 def _names_a_year(norms: Sequence[str]) -> bool:

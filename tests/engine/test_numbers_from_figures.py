@@ -196,3 +196,8 @@ def test_a_follow_up_does_not_take_on_every_figure_a_question_back_offered() -> 
     # Neither offer was picked: listing both figures of both years answers nothing asked.
     assert answer.status in ("clarify", "not_found")
     assert not answer.figures
+
+
+def test_gains_written_as_a_line_item_ask_an_amount_not_a_change() -> None:
+    assert figure_asked("How much exchange gains did Northmill report in 2022?") == "amount"
+    assert figure_asked("How much did freight spending gain in 2022?") == "change"

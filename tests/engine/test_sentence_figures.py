@@ -185,3 +185,28 @@ def test_a_change_in_an_aggregate_line_item_is_read_from_a_respectively_sentence
     change = answer.figures[-1]
     assert (change.role, change.value) == ("change", Decimal("3.5"))
     assert answer.sources[0].spans
+
+
+def test_a_change_word_that_moves_no_amount_does_not_make_a_sentence_state_a_change() -> None:
+    works = (
+        "Kestrel's investments in dock works to improve berths over the last three years were "
+        "as follows: $1.3 billion in fiscal 2021 and $1.2 billion in fiscal 2020."
+    )
+
+    (answer,) = _ask(
+        _store(_passage(1, works)), "What was the change in dock works from 2020 to 2021?"
+    )
+
+    # "Improve" says nothing of how these amounts moved: the passage is not quoted (ADR 0050).
+    assert answer.status in ("clarify", "not_found"), answer.text
+    assert not answer.sources
+
+
+def test_a_sentence_stating_the_amount_moved_still_answers_a_change() -> None:
+    fees = "In 2021 Kestrel recorded a $2.5 million increase in dock fees over 2020."
+
+    (answer,) = _ask(
+        _store(_passage(1, fees)), "How much did Kestrel's dock fees increase in 2021?"
+    )
+
+    assert answer.status == "answered" and "$2.5 million increase" in answer.text
