@@ -261,7 +261,7 @@ def states_figure(
         return False
     if asked == "amount" and _NIL.search(sentence):
         return True  # "no impairment losses were recognized": the amount stated is nil
-    text = _CITATION.sub(" ", sentence)
+    text = _DAY.sub(" ", _CITATION.sub(" ", sentence))
     spans = figure_spans(text)
     if asked == "change":
         # "Fell $4 million", "a $2.1 million increase": the change word says how that
@@ -273,9 +273,15 @@ def states_figure(
     return bool(stated)
 
 
+# The day of a date ("as of december 31, 2015") is part of the period, not a figure stated.
+_DAY = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"(?!\s*(?:%|percent|thousand|million|billion))",
+    re.IGNORECASE,
+)
 # An amount stated as none: "had no accrued penalties", "no losses were recognized".
 _NIL = re.compile(
-    r"\b(?:had|has|have|recorded|recognized|recognised)\s+no\b"
+    r"\b(?:had|has|have|recorded|recognized|recognised|there\s+were|there\s+was)\s+no\b"
     r"|\bno\s+(?:[\w-]+\s+){1,4}(?:was|were|has\s+been|have\s+been)\b",
     re.IGNORECASE,
 )

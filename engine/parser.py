@@ -225,7 +225,7 @@ class IntentParser:
         company = entities[0] if len(entities) == 1 else (scope if not entities else None)
         own = self._own_index(held_by(company)) if company and held_by else None
         _join_compounds(text, norms, used, self._index.words)
-        grammar = arithmetic.read(norms, used)
+        grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
         metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own)
@@ -263,7 +263,7 @@ class IntentParser:
             # A line item taken for words it only partly holds, with other words beside it
             # that no label holds: too much is guessed; ask which is meant.
             ambiguous, metrics, qualifiers = (Ambiguity("metric", metrics),), (), ()
-        seen = frozenset(leftover)
+        seen = frozenset(leftover) - _weighted_only(norms)
         families = _operations(leftover, seen)
         operation = (
             cast(Operation | None, grammar.operation)
@@ -939,7 +939,7 @@ def figure_asked(question: str) -> FigureAsked | None:
     """What kind of number a question asks for, or None when it asks for prose. "How is the
     rate determined?" and "what is the cost related to?" ask for prose."""
     norms = [normalise_word(t) for t in TOKEN.findall(question)]
-    seen = frozenset(norms)
+    seen = frozenset(norms) - _weighted_only(norms) - _statement_names(norms)
     if not seen.isdisjoint(EXPLAINING) or _asks_how_or_what_for(norms) or not norms:
         return None
     if norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES):
@@ -952,9 +952,44 @@ def figure_asked(question: str) -> FigureAsked | None:
     if not seen.isdisjoint(CHANGE_OR_GROWTH) and not _names_gains(question, seen):
         return "change"
     how_much = any(a == "how" and b in ("much", "many") for a, b in pairwise(norms))
-    measured = norms[0] == "what" and _names_a_year(norms) and not seen.isdisjoint(MEASURES)
+    # "What did the company combine ... with?" asks what was done, not a measure's amount.
+    what_is = norms[0] == "what" and norms[1:2] != [normalise_word("did")]
+    measured = what_is and _names_a_year(norms) and not seen.isdisjoint(MEASURES)
     measured = measured and seen.isdisjoint(NAMING)
     return "amount" if how_much or measured or not seen.isdisjoint(AMOUNT) else None
+
+
+def _averages_named(norms: Sequence[str]) -> list[str]:
+    """The words with each "weighted average" left out of the arithmetic: it names a line
+    item ("weighted average discount rate", "... exercise price"), never an average to take."""
+    return [
+        "weighted" if n in AVERAGE and i and norms[i - 1] == _WEIGHTED else n
+        for i, n in enumerate(norms)
+    ]
+
+
+def _weighted_only(norms: Sequence[str]) -> frozenset[str]:
+    """The average words of a question when each is the "average" of "weighted average"."""
+    named = [n != m for n, m in zip(norms, _averages_named(norms), strict=True)]
+    averages = [i for i, n in enumerate(norms) if n in AVERAGE]
+    return (
+        frozenset(norms[i] for i in averages)
+        if averages and all(named[i] for i in averages)
+        else frozenset()
+    )
+
+
+_WEIGHTED = normalise_word("weighted")
+
+
+def _statement_names(norms: Sequence[str]) -> frozenset[str]:
+    """ "On the consolidated balance sheets": "balance" names a statement there, not an
+    amount asked."""
+    return frozenset(a for a, b in pairwise(norms) if a in _BALANCE and b in _SHEET)
+
+
+_BALANCE = lexicon("balance")
+_SHEET = lexicon("sheet sheets")
 
 
 def _names_gains(question: str, seen: frozenset[str]) -> bool:

@@ -201,3 +201,53 @@ def test_a_follow_up_does_not_take_on_every_figure_a_question_back_offered() -> 
 def test_gains_written_as_a_line_item_ask_an_amount_not_a_change() -> None:
     assert figure_asked("How much exchange gains did Northmill report in 2022?") == "amount"
     assert figure_asked("How much did freight spending gain in 2022?") == "change"
+
+
+def test_a_weighted_average_is_a_line_item_not_an_average_to_take() -> None:
+    store = _store("The weighted-average rate of return on the Northmill plan assets is 4.1%.")
+
+    answer = answer_question(
+        "How much is the weighted average rate of return on the plan assets?",
+        store,
+        MockProvider(),
+    )
+
+    assert figure_asked("What was the weighted average discount rate in 2022?") == "amount"
+    # Not "Over which periods should I take the average?": the sentence states it.
+    assert answer.status == "answered" and "4.1%" in answer.text
+
+
+def test_the_day_of_a_date_is_not_a_figure_a_sentence_states() -> None:
+    store = _store(
+        "The weighted-average discount rates for the Northmill plan at December 31, 2022 and "
+        "2021 are set out in the table below."
+    )
+
+    answer = answer_question(
+        "What was the weighted average discount rate for the Northmill plan in 2022?",
+        store,
+        MockProvider(),
+    )
+
+    # "31" is the day of the date: the sentence states no rate, so it is not quoted.
+    assert answer.status in ("clarify", "not_found")
+    assert not answer.sources
+
+
+def test_there_were_none_states_a_nil_amount() -> None:
+    store = _store("In 2022 there were no uncertain tax positions at Northmill.")
+
+    answer = answer_question(
+        "What was the amount of uncertain tax positions at Northmill in 2022?",
+        store,
+        MockProvider(),
+    )
+
+    assert answer.status == "answered" and answer.sources
+
+
+def test_a_balance_sheet_named_is_not_an_amount_asked() -> None:
+    assert (
+        figure_asked("What line of the consolidated balance sheets holds freight deposits?") is None
+    )
+    assert figure_asked("What did Northmill combine freight fees with in 2022?") is None
