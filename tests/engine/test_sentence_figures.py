@@ -210,3 +210,15 @@ def test_a_sentence_stating_the_amount_moved_still_answers_a_change() -> None:
     )
 
     assert answer.status == "answered" and "$2.5 million increase" in answer.text
+
+
+def test_a_question_for_several_figures_is_not_answered_with_one() -> None:
+    deposits = "Kestrel's dock deposits were $4.0 million at December 31, 2021."
+
+    (answer,) = _ask(
+        _store(_passage(1, deposits)),
+        "What were Kestrel's respective dock deposits at June 30 and December 31, 2021?",
+    )
+
+    # Two figures asked; the sentence gives the December one only (ADR 0050).
+    assert not answer.figures
