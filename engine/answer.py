@@ -99,6 +99,9 @@ NO_PASSAGE_TEXT = "The knowledge base holds no passage that answers this questio
 _BLOCKED_TEXT = "This question was not answered: {detail}"
 # The share of a question's topic a quoted sentence must hold to state the number asked.
 _ABOUT_IT = 0.75
+# Plan replies a sentence's figure may answer instead (ADR 0041, 0050): nothing held, or a
+# question back among line items none of which is what was asked.
+_UNANSWERED = ("not_found", "clarify")
 DEFAULT_GATE = SecurityGate()  # deterministic and stateless: one serves every Engine
 
 
@@ -282,7 +285,7 @@ class _Run:
             yield from self._figure_unread(intent, vocabulary)
         else:
             plan = self._plan(intent, vocabulary)
-            if isinstance(plan, Reply) and plan.status == "not_found" and self._read(intent):
+            if isinstance(plan, Reply) and plan.status in _UNANSWERED and self._read(intent):
                 yield from self._stated(intent)
             elif isinstance(plan, Reply):
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)

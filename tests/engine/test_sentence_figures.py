@@ -222,3 +222,28 @@ def test_a_question_for_several_figures_is_not_answered_with_one() -> None:
 
     # Two figures asked; the sentence gives the December one only (ADR 0050).
     assert not answer.figures
+
+
+def test_a_sentence_states_the_figure_a_question_back_would_only_guess_at() -> None:
+    store = InMemoryStore(
+        entities=[Term(KESTREL, ("Kestrel",))],
+        metrics=[Term("Accumulated depreciation and amortization")],
+        facts=[
+            Fact(
+                "f:acc",
+                KESTREL,
+                "Accumulated depreciation and amortization",
+                "FY2022",
+                Decimal("48"),
+                "million",
+            )
+        ],
+        passages=[_passage(1, "Crane depreciation for the fleet was $2.5 million in 2022.")],
+    )
+
+    (answer,) = _ask(store, "What was the crane depreciation in 2022?")
+
+    # Not "Which figure do you mean: Accumulated depreciation and amortization?" (ADR 0050).
+    assert answer.status == "found", answer.text
+    assert [f.value for f in answer.figures] == [Decimal("2.5")]
+    assert answer.sources[0].spans
