@@ -940,23 +940,64 @@ def figure_asked(question: str) -> FigureAsked | None:
     rate determined?" and "what is the cost related to?" ask for prose."""
     norms = [normalise_word(t) for t in TOKEN.findall(question)]
     seen = frozenset(norms) - _weighted_only(norms) - _statement_names(norms)
-    if not seen.isdisjoint(EXPLAINING) or _asks_how_or_what_for(norms) or not norms:
-        return None
-    if norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES):
+    if not norms or _asks_prose(norms, seen):
         return None
     computing = seen & COMPUTING
-    if (computing and not computing <= SHARE_OF) or _less_a_number(norms):
+    if (computing and not computing <= SHARE_OF) or _less_a_number(norms) or _less_one(norms):
         return "computed"
     if computing or not seen.isdisjoint(PERCENT):
         return "percent"
     if not seen.isdisjoint(CHANGE_OR_GROWTH) and not _names_gains(question, seen):
         return "change"
+    return "amount" if _asks_an_amount(question, norms, seen) else None
+
+
+def _asks_prose(norms: Sequence[str], seen: frozenset[str]) -> bool:
+    """Why, explain, describe, what it includes, how it is determined, openings asking for a
+    time, a name or a yes or no. "What amount of X is included in Y?" asks a number in so
+    many words, so "included" does not make it prose (ADR 0050)."""
+    explaining = seen & EXPLAINING
+    if explaining and not (explaining <= INCLUDING and _amount_of(norms)):
+        return True
+    if _asks_how_or_what_for(norms):
+        return True
+    return norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES)
+
+
+def _amount_of(norms: Sequence[str]) -> bool:
+    """ "How much", "how many", "the amount of", "the number of": a number asked outright,
+    unlike "fair value" or "costs" naming what a list is of."""
+    return any(
+        (a == "how" and b in ("much", "many")) or (a in AMOUNT and b == "of")
+        for a, b in pairwise(norms)
+    )
+
+
+def _explicit(norms: Sequence[str], seen: frozenset[str]) -> bool:
+    """A number asked in so many words: an amount, a number of, a value, how much or many."""
     how_much = any(a == "how" and b in ("much", "many") for a, b in pairwise(norms))
+    return how_much or not seen.isdisjoint(AMOUNT)
+
+
+def _asks_an_amount(question: str, norms: Sequence[str], seen: frozenset[str]) -> bool:
+    """An amount asked: in so many words, in a scale ("in billions"), per something ("the
+    revenue per gwh"), or a measure reports count asked for a year (ADR 0050)."""
+    if _explicit(norms, seen) or _ASKED_IN_SCALE.search(question) or "per" in seen:
+        return True
     # "What did the company combine ... with?" asks what was done, not a measure's amount.
     what_is = norms[0] == "what" and norms[1:2] != [normalise_word("did")]
     measured = what_is and _names_a_year(norms) and not seen.isdisjoint(MEASURES)
-    measured = measured and seen.isdisjoint(NAMING)
-    return "amount" if how_much or measured or not seen.isdisjoint(AMOUNT) else None
+    return measured and seen.isdisjoint(NAMING)
+
+
+INCLUDING = lexicon("include included includes")
+_ASKED_IN_SCALE = re.compile(r"\bin\s+(?:thousands|millions|billions)\b", re.IGNORECASE)
+
+
+def _less_one(norms: Sequence[str]) -> bool:
+    """ "Cash from operations less cash spent on investing": one figure less another, unlike
+    "less than a year"."""
+    return any(a == "less" and b not in ("than", "of") for a, b in pairwise(norms))
 
 
 def _averages_named(norms: Sequence[str]) -> list[str]:

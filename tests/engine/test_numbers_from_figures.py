@@ -251,3 +251,23 @@ def test_a_balance_sheet_named_is_not_an_amount_asked() -> None:
         figure_asked("What line of the consolidated balance sheets holds freight deposits?") is None
     )
     assert figure_asked("What did Northmill combine freight fees with in 2022?") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What were those freight charges, in millions?", "amount"),
+        ("What is the freight revenue per barge?", "amount"),
+        ("What is cash from freight less cash spent on barges?", "computed"),
+        ("What is the number of barges not included in the lease plan?", "amount"),
+        # Still prose: what a line item holds, or which segments.
+        ("What is included in freight revenue?", None),
+        ("What costs are included within the yard fees?", None),
+        ("What are the segments for which freight charges are recorded in 2022?", None),
+        ("Was freight spending less than a year's revenue?", None),
+    ],
+)
+def test_numbers_asked_in_a_scale_per_unit_or_as_one_less_another(
+    question: str, kind: str | None
+) -> None:
+    assert figure_asked(question) == kind
