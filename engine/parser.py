@@ -15,7 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import dropwhile, pairwise
 from typing import Literal, cast
 
 from engine import arithmetic
@@ -984,13 +984,18 @@ def _asks_an_amount(question: str, norms: Sequence[str], seen: frozenset[str]) -
     revenue per gwh"), or a measure reports count asked for a year (ADR 0050)."""
     if _explicit(norms, seen) or _ASKED_IN_SCALE.search(question) or "per" in seen:
         return True
+    words = list(dropwhile(lambda w: w in _LEADING, norms))  # "and what were ...?"
     # "What did the company combine ... with?" asks what was done, not a measure's amount.
-    what_is = norms[0] == "what" and norms[1:2] != [normalise_word("did")]
-    measured = what_is and _names_a_year(norms) and not seen.isdisjoint(MEASURES)
+    what_is = words[:1] == ["what"] and words[1:2] != [normalise_word("did")]
+    # "What was ...", "what were ...": a figure at a time; "what is X?" may ask what X is.
+    timed = _names_a_year(norms) or not _PAST.isdisjoint(words[1:3])
+    measured = what_is and timed and not seen.isdisjoint(MEASURES)
     return measured and seen.isdisjoint(NAMING)
 
 
 INCLUDING = lexicon("include included includes")
+_PAST = lexicon("was were")
+_LEADING = lexicon("and so then")
 _ASKED_IN_SCALE = re.compile(r"\bin\s+(?:thousands|millions|billions)\b", re.IGNORECASE)
 
 

@@ -271,3 +271,8 @@ def test_numbers_asked_in_a_scale_per_unit_or_as_one_less_another(
     question: str, kind: str | None
 ) -> None:
     assert figure_asked(question) == kind
+
+
+def test_what_a_measure_was_asks_its_figure_what_it_is_may_ask_what_it_is() -> None:
+    assert figure_asked("And what were the remaining freight expenses for the yards?") == "amount"
+    assert figure_asked("What is freight income?") is None
