@@ -940,10 +940,13 @@ def figure_asked(question: str) -> FigureAsked | None:
     rate determined?" and "what is the cost related to?" ask for prose."""
     norms = [normalise_word(t) for t in TOKEN.findall(question)]
     seen = frozenset(norms) - _weighted_only(norms) - _statement_names(norms)
+    if norms and _compares(norms, seen):
+        return "computed"
     if not norms or _asks_prose(norms, seen):
         return None
     computing = seen & COMPUTING
-    if (computing and not computing <= SHARE_OF) or _less_a_number(norms) or _less_one(norms):
+    less = _less_a_number(norms) or _less_one(norms) or _be_without(norms)
+    if (computing and not computing <= SHARE_OF) or less:
         return "computed"
     if computing or not seen.isdisjoint(PERCENT):
         return "percent"
@@ -991,6 +994,24 @@ def _asks_an_amount(question: str, norms: Sequence[str], seen: frozenset[str]) -
     timed = _names_a_year(norms) or not _PAST.isdisjoint(words[1:3])
     measured = what_is and timed and not seen.isdisjoint(MEASURES)
     return measured and seen.isdisjoint(NAMING)
+
+
+def _compares(norms: Sequence[str], seen: frozenset[str]) -> bool:
+    """ "Was A greater than B?", "did A outperform B?": a yes or no that two figures settle,
+    so a number question, not prose (ADR 0050)."""
+    yes_no = norms[0] in _YES_NO
+    return yes_no and (("than" in seen and not seen.isdisjoint(HIGHER_OR_LOWER)) or
+                       not seen.isdisjoint(_OUTDOING))  # fmt: skip
+
+
+_YES_NO = lexicon("is are was were does do did has have")
+_OUTDOING = lexicon("outperform outperformed underperform underperformed exceed exceeded")
+
+
+def _be_without(norms: Sequence[str]) -> bool:
+    """ "What would operating income be without the banking segment?": one figure less
+    another; not "sold without recourse"."""
+    return any(a == "be" and b == "without" for a, b in pairwise(norms))
 
 
 INCLUDING = lexicon("include included includes")

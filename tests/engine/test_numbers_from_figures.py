@@ -264,7 +264,7 @@ def test_a_balance_sheet_named_is_not_an_amount_asked() -> None:
         ("What is included in freight revenue?", None),
         ("What costs are included within the yard fees?", None),
         ("What are the segments for which freight charges are recorded in 2022?", None),
-        ("Was freight spending less than a year's revenue?", None),
+        ("Which leases run for less than one year?", None),
     ],
 )
 def test_numbers_asked_in_a_scale_per_unit_or_as_one_less_another(
@@ -276,3 +276,20 @@ def test_numbers_asked_in_a_scale_per_unit_or_as_one_less_another(
 def test_what_a_measure_was_asks_its_figure_what_it_is_may_ask_what_it_is() -> None:
     assert figure_asked("And what were the remaining freight expenses for the yards?") == "amount"
     assert figure_asked("What is freight income?") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Was freight spending greater than revenue in 2022?", "computed"),
+        ("Did the Northmill share index outperform the harbour index?", "computed"),
+        ("What would freight revenue be without the barge segment?", "computed"),
+        ("How many trucks were sold without recourse in 2022?", "amount"),
+        ("Did Northmill say why freight spending rose?", None),
+    ],
+)
+def test_two_figures_set_against_each_other_are_a_number_question(
+    question: str, kind: str | None
+) -> None:
+    # Settled by figures, so never answered by quoting passages (ADR 0050).
+    assert figure_asked(question) == kind
