@@ -293,3 +293,23 @@ def test_two_figures_set_against_each_other_are_a_number_question(
 ) -> None:
     # Settled by figures, so never answered by quoting passages (ADR 0050).
     assert figure_asked(question) == kind
+
+
+def test_the_change_in_a_percentage_is_not_a_share_to_take() -> None:
+    held = {"Grade B holdings": (3, 2)}
+    facts = [
+        Fact(f"f:b:{p}", MILL, "Grade B holdings", p, Decimal(v), "%")
+        for p, v in zip(("FY2021", "FY2022"), held["Grade B holdings"], strict=True)
+    ]
+    store = InMemoryStore(entities=[Term(MILL)], metrics=[Term("Grade B holdings")], facts=facts)
+
+    answer = answer_question(
+        "between 2021 and 2022, what was the change in that percentage of the grade b holdings?",
+        store,
+        MockProvider(),
+        session=ConversationSession(scope=MILL),
+    )
+
+    # Never "-1, which is -33.33% of the FY2021 figure": the percentage is what moved.
+    assert all(f.unit != "%" or f.kind != "computed" for f in answer.figures)
+    assert answer.intent.get("operation") != "percent_of"
