@@ -613,7 +613,7 @@ def _states_the_figure(
     said = operation_words(intent.question)
     topic = intent_topic(intent.topic)
     for sentence in kept:
-        about = topic.coverage(text_words(sentence)) >= _ABOUT_IT
+        about = topic.coverage(text_words(_ASIDE.sub(" ", sentence))) >= _ABOUT_IT
         for number in _CITED.findall(sentence):
             context = cited[int(number) - 1].text if int(number) <= len(cited) else ""
             if about and states_figure(sentence, asked, years, said, context):
@@ -622,6 +622,10 @@ def _states_the_figure(
 
 
 _CITED = re.compile(r"\[(\d{1,3})\]")
+# A bracketed aside naming no year ("$1.3 billion (18 percent of net sales)") qualifies
+# another figure: the sentence is not about what only the aside names (ADR 0050). An aside
+# with a year of its own ("(a reduction of $181,000 in 2018)") states a figure for it.
+_ASIDE = re.compile(r"\((?![^()]*(?:19|20)\d{2})[^()]*\)")
 
 
 def _in_periods(

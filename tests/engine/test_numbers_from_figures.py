@@ -313,3 +313,13 @@ def test_the_change_in_a_percentage_is_not_a_share_to_take() -> None:
     # Never "-1, which is -33.33% of the FY2021 figure": the percentage is what moved.
     assert all(f.unit != "%" or f.kind != "computed" for f in answer.figures)
     assert answer.intent.get("operation") != "percent_of"
+
+
+def test_a_figure_named_only_in_an_aside_is_not_what_the_sentence_states() -> None:
+    store = _store("Freight charges were $4.0 million (12 percent of net sales) in 2022.")
+
+    answer = answer_question("What were Northmill's net sales in 2022?", store, MockProvider())
+
+    # The sentence states freight charges; net sales appear only in the aside (ADR 0050).
+    assert answer.status in ("clarify", "not_found")
+    assert not answer.sources
