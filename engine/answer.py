@@ -99,6 +99,9 @@ NO_PASSAGE_TEXT = "The knowledge base holds no passage that answers this questio
 _BLOCKED_TEXT = "This question was not answered: {detail}"
 # The share of a question's topic a quoted sentence must hold to state the number asked.
 _ABOUT_IT = 0.75
+# Plan replies a sentence's figure may answer instead (ADR 0041, 0050): nothing held, or a
+# question back among line items none of which is what was asked.
+_UNANSWERED = ("not_found", "clarify")
 DEFAULT_GATE = SecurityGate()  # deterministic and stateless: one serves every Engine
 
 
@@ -301,7 +304,7 @@ class _Run:
             yield from self._figure_unread(intent, vocabulary)
         else:
             plan = self._plan(intent, vocabulary)
-            if isinstance(plan, Reply) and plan.status == "not_found" and self._read(intent):
+            if isinstance(plan, Reply) and plan.status in _UNANSWERED and self._read(intent):
                 yield from self._stated(intent)
             elif isinstance(plan, Reply):
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)
@@ -629,7 +632,7 @@ def _states_the_figure(
     said = operation_words(intent.question)
     topic = intent_topic(intent.topic)
     for sentence in kept:
-        about = topic.coverage(text_words(sentence)) >= _ABOUT_IT
+        about = topic.coverage(text_words(_ASIDE.sub(" ", sentence))) >= _ABOUT_IT
         for number in _CITED.findall(sentence):
             context = cited[int(number) - 1].text if int(number) <= len(cited) else ""
             if about and states_figure(sentence, asked, years, said, context):
@@ -638,6 +641,10 @@ def _states_the_figure(
 
 
 _CITED = re.compile(r"\[(\d{1,3})\]")
+# A bracketed aside naming no year ("$1.3 billion (18 percent of net sales)") qualifies
+# another figure: the sentence is not about what only the aside names (ADR 0050). An aside
+# with a year of its own ("(a reduction of $181,000 in 2018)") states a figure for it.
+_ASIDE = re.compile(r"\((?![^()]*(?:19|20)\d{2})[^()]*\)")
 
 
 def _in_periods(

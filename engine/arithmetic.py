@@ -505,6 +505,8 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
             return start + 1, False
         for phrase in _DENOMINATOR_AT.get(norms[start], ()):
             end = _phrase_end(norms, used, start, phrase)
+            if end is not None and _what_moved(norms[:start]):
+                break  # "the change in that percentage of bbb ratings": not a share to take
             if end is not None:
                 for i in range(start, end):
                     used[i] = True
@@ -513,6 +515,16 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
                 found = (end, percent)
                 break
     return found
+
+
+def _what_moved(before: Sequence[str]) -> bool:
+    """Whether the words before a phrase say it names what changed: "the change in (that)"."""
+    words = [w for w in before if w not in _POINTING]
+    return len(words) >= 2 and words[-1] == "in" and words[-2] in _MOVES
+
+
+_POINTING = lexicon("the that this those these its")
+_MOVES = lexicon("change changes difference variation increase decrease")
 
 
 # Words after "over" that make it a span of time, not a division ("over the years").

@@ -226,6 +226,19 @@ def sentences(deltas: Iterable[str]) -> Iterator[str]:
         yield buffer.strip()
 
 
+_CHANGE_REACH = 4  # words a change word may stand before the amount it moved
+
+
+def _moved(before: str, after: str) -> bool:
+    """Whether a word of change says how an amount moved: just before it in its clause
+    ("fell $4 million", "increased by $2 million to"), or right after it ("a $29.3 million
+    increase in ...")."""
+    clause = re.split(r"[,;:]", before)[-1]
+    if _CHANGE_SAID.search(" ".join(clause.split()[-_CHANGE_REACH:])):
+        return True
+    return _CHANGE_SAID.match(" ".join(after.split()[:1])) is not None
+
+
 _CHANGE_SAID = re.compile(
     r"\b(?:increas|decreas|declin|ris|rose|fell|fall|grew|grow|drop|chang|reduc|improv|gain)",
     re.IGNORECASE,
@@ -246,14 +259,32 @@ def states_figure(
         return False
     if wanted and not wanted & (_years_named(sentence) or _years_named(context)):
         return False
-    stated = [f for _, _, f in figure_spans(_CITATION.sub(" ", sentence))]
+    if asked == "amount" and _NIL.search(sentence):
+        return True  # "no impairment losses were recognized": the amount stated is nil
+    text = _DAY.sub(" ", _CITATION.sub(" ", sentence))
+    spans = figure_spans(text)
+    if asked == "change":
+        # "Fell $4 million", "a $2.1 million increase": the change word says how that
+        # amount moved. Elsewhere in the sentence ("to improve products") it does not.
+        spans = [s for s in spans if s[2].qualifier != "%" and _moved(text[: s[0]], text[s[1] :])]
+    stated = [f for _, _, f in spans]
     if asked == "percent":
         stated = [f for f in stated if f.qualifier == "%"]
-    if asked == "change":
-        stated = [f for f in stated if f.qualifier != "%"]
-    if asked == "change" and not _CHANGE_SAID.search(sentence):
-        return False
     return bool(stated)
+
+
+# The day of a date ("as of december 31, 2015") is part of the period, not a figure stated.
+_DAY = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"(?!\s*(?:%|percent|thousand|million|billion))",
+    re.IGNORECASE,
+)
+# An amount stated as none: "had no accrued penalties", "no losses were recognized".
+_NIL = re.compile(
+    r"\b(?:had|has|have|recorded|recognized|recognised|there\s+were|there\s+was)\s+no\b"
+    r"|\bno\s+(?:[\w-]+\s+){1,4}(?:was|were|has\s+been|have\s+been)\b",
+    re.IGNORECASE,
+)
 
 
 def _years_named(text: str) -> set[int]:

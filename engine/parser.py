@@ -15,7 +15,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import dropwhile, pairwise
 from typing import Literal, cast
 
 from engine import arithmetic
@@ -138,10 +138,32 @@ GENERIC_NOUNS = lexicon("amount value figure number")
 # Nouns a label's amount may be said by instead ("the amortization cost" of "amortization
 # amount"); not "price" or "rate", which name figures of their own.
 AMOUNT_HEADS = lexicon("amount value cost figure")
+# What reports count in money or units: "what were net sales in 2014?" asks a number as
+# surely as "what was the amount of ..." does (ADR 0050).
+MEASURES = lexicon(
+    """revenue revenues sales income expense expenses profit profits loss losses earnings
+    assets liabilities cash debt dividends payments proceeds borrowings expenditures
+    charges fees"""
+)
+# Words asking for names or for several figures at once ("what are the components of net
+# revenue?", "... in 2019 and 2018 respectively?"): a measure named does not make these
+# one number.
+NAMING = lexicon(
+    """component components item items segment segments category categories type types kind
+    kinds year years excluded exclude considered respective respectively"""
+)
 # Words that ask for one figure set against another: a computed figure.
 PART = lexicon(
     "portion fraction relation represent represents times difference minus plus multiplied"
 )
+# Words that name a line item as often as they ask for a sum ("total revenue", "the aggregate
+# notional amount"): alone they do not make a question a calculation (ADR 0050).
+LINE_ITEM_WORDS = lexicon("total aggregate")
+# What a figure is computed by: a ratio, an average, a sum, a part. "Difference" asks for a
+# change, which a sentence may state ("fell $4 million"), so it is read as a change.
+COMPUTING = RATIO | AVERAGE | PART - lexicon("difference") | SUM - LINE_ITEM_WORDS
+# A share of a whole asked for is a percent a sentence may state ("represented 49% of").
+SHARE_OF = lexicon("proportion portion fraction")
 NUMBER_ASKED = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | AMOUNT | PART
 # Words that ask for an account in prose, even around a number ("why did revenue change?").
 EXPLAINING = lexicon(
@@ -224,7 +246,7 @@ class IntentParser:
         company = entities[0] if len(entities) == 1 else (scope if not entities else None)
         own = self._own_index(held_by(company)) if company and held_by else None
         _join_compounds(text, norms, used, self._index.words)
-        grammar = arithmetic.read(norms, used)
+        grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
         # A change or an average is taken over several periods; "the net change in 2022", one
@@ -274,7 +296,7 @@ class IntentParser:
             # A line item taken for words it only partly holds, with other words beside it
             # that no label holds: too much is guessed; ask which is meant.
             ambiguous, metrics, qualifiers = (Ambiguity("metric", metrics),), (), ()
-        seen = frozenset(leftover)
+        seen = frozenset(leftover) - _weighted_only(norms)
         families = _operations(leftover, seen)
         operation = (
             cast(Operation | None, grammar.operation)
@@ -1029,19 +1051,137 @@ def figure_asked(question: str) -> FigureAsked | None:
     """What kind of number a question asks for, or None when it asks for prose. "How is the
     rate determined?" and "what is the cost related to?" ask for prose."""
     norms = [normalise_word(t) for t in TOKEN.findall(question)]
-    seen = frozenset(norms)
-    if not seen.isdisjoint(EXPLAINING) or _asks_how_or_what_for(norms) or not norms:
-        return None
-    if norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES):
-        return None
-    if not seen.isdisjoint(RATIO | AVERAGE | PART | SUM - {"total"}) or _less_a_number(norms):
+    seen = frozenset(norms) - _weighted_only(norms) - _statement_names(norms)
+    if norms and _compares(norms, seen):
         return "computed"
-    if not seen.isdisjoint(PERCENT):
+    if not norms or _asks_prose(norms, seen):
+        return None
+    computing = seen & COMPUTING
+    less = _less_a_number(norms) or _less_one(norms) or _be_without(norms)
+    if (computing and not computing <= SHARE_OF) or less:
+        return "computed"
+    if computing or not seen.isdisjoint(PERCENT):
         return "percent"
-    if not seen.isdisjoint(CHANGE_OR_GROWTH):
+    if not seen.isdisjoint(CHANGE_OR_GROWTH) and not _names_gains(question, seen):
         return "change"
+    return "amount" if _asks_an_amount(question, norms, seen) else None
+
+
+def _asks_prose(norms: Sequence[str], seen: frozenset[str]) -> bool:
+    """Why, explain, describe, what it includes, how it is determined, openings asking for a
+    time, a name or a yes or no. "What amount of X is included in Y?" asks a number in so
+    many words, so "included" does not make it prose (ADR 0050)."""
+    explaining = seen & EXPLAINING
+    if explaining and not (explaining <= INCLUDING and _amount_of(norms)):
+        return True
+    if _asks_how_or_what_for(norms):
+        return True
+    return norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES)
+
+
+def _amount_of(norms: Sequence[str]) -> bool:
+    """ "How much", "how many", "the amount of", "the number of": a number asked outright,
+    unlike "fair value" or "costs" naming what a list is of."""
+    return any(
+        (a == "how" and b in ("much", "many")) or (a in AMOUNT and b == "of")
+        for a, b in pairwise(norms)
+    )
+
+
+def _explicit(norms: Sequence[str], seen: frozenset[str]) -> bool:
+    """A number asked in so many words: an amount, a number of, a value, how much or many."""
     how_much = any(a == "how" and b in ("much", "many") for a, b in pairwise(norms))
-    return "amount" if how_much or not seen.isdisjoint(AMOUNT) else None
+    return how_much or not seen.isdisjoint(AMOUNT)
+
+
+def _asks_an_amount(question: str, norms: Sequence[str], seen: frozenset[str]) -> bool:
+    """An amount asked: in so many words, in a scale ("in billions"), per something ("the
+    revenue per gwh"), or a measure reports count asked for a year (ADR 0050)."""
+    if _explicit(norms, seen) or _ASKED_IN_SCALE.search(question) or "per" in seen:
+        return True
+    words = list(dropwhile(lambda w: w in _OPENING_LINKS, norms))  # "and what were ...?"
+    # "What did the company combine ... with?" asks what was done, not a measure's amount.
+    what_is = words[:1] == ["what"] and words[1:2] != [normalise_word("did")]
+    # "What was ...", "what were ...": a figure at a time; "what is X?" may ask what X is.
+    timed = _names_a_year(norms) or not _PAST.isdisjoint(words[1:3])
+    measured = what_is and timed and not seen.isdisjoint(MEASURES)
+    return measured and seen.isdisjoint(NAMING)
+
+
+def _compares(norms: Sequence[str], seen: frozenset[str]) -> bool:
+    """ "Was A greater than B?", "did A outperform B?": a yes or no that two figures settle,
+    so a number question, not prose (ADR 0050)."""
+    yes_no = norms[0] in _YES_NO
+    return yes_no and (("than" in seen and not seen.isdisjoint(HIGHER_OR_LOWER)) or
+                       not seen.isdisjoint(_OUTDOING))  # fmt: skip
+
+
+_YES_NO = lexicon("is are was were does do did has have")
+_OUTDOING = lexicon("outperform outperformed underperform underperformed exceed exceeded")
+
+
+def _be_without(norms: Sequence[str]) -> bool:
+    """ "What would operating income be without the banking segment?": one figure less
+    another; not "sold without recourse"."""
+    return any(a == "be" and b == "without" for a, b in pairwise(norms))
+
+
+INCLUDING = lexicon("include included includes")
+_PAST = lexicon("was were")
+_OPENING_LINKS = lexicon("and so then")
+_ASKED_IN_SCALE = re.compile(r"\bin\s+(?:thousands|millions|billions)\b", re.IGNORECASE)
+
+
+def _less_one(norms: Sequence[str]) -> bool:
+    """ "Cash from operations less cash spent on investing": one figure less another, unlike
+    "less than a year"."""
+    return any(a == "less" and b not in ("than", "of") for a, b in pairwise(norms))
+
+
+def _averages_named(norms: Sequence[str]) -> list[str]:
+    """The words with each "weighted average" left out of the arithmetic: it names a line
+    item ("weighted average discount rate", "... exercise price"), never an average to take."""
+    return [
+        "weighted" if n in AVERAGE and i and norms[i - 1] == _WEIGHTED else n
+        for i, n in enumerate(norms)
+    ]
+
+
+def _weighted_only(norms: Sequence[str]) -> frozenset[str]:
+    """The average words of a question when each is the "average" of "weighted average"."""
+    named = [n != m for n, m in zip(norms, _averages_named(norms), strict=True)]
+    averages = [i for i, n in enumerate(norms) if n in AVERAGE]
+    return (
+        frozenset(norms[i] for i in averages)
+        if averages and all(named[i] for i in averages)
+        else frozenset()
+    )
+
+
+_WEIGHTED = normalise_word("weighted")
+
+
+def _statement_names(norms: Sequence[str]) -> frozenset[str]:
+    """ "On the consolidated balance sheets": "balance" names a statement there, not an
+    amount asked."""
+    return frozenset(a for a, b in pairwise(norms) if a in _BALANCE and b in _SHEET)
+
+
+_BALANCE = lexicon("balance")
+_SHEET = lexicon("sheet sheets")
+
+
+def _names_gains(question: str, seen: frozenset[str]) -> bool:
+    """ "How much exchange gains did the group report?": "gains" written so names a line
+    item (exchange, capital, unrealized gains), not a move; the only word of change there."""
+    plural = re.search(r"\bgains\b", question, re.IGNORECASE) is not None
+    return plural and (seen & CHANGE_OR_GROWTH) <= {normalise_word("gain")}
+
+
+def _names_a_year(norms: Sequence[str]) -> bool:
+    """ "What were net sales in 2014?" asks a figure; "what is lease related and other
+    charges?", naming no year, may ask what they are."""
+    return any(_YEARLIKE.match(n) for n in norms)
 
 
 def _asks_how_or_what_for(norms: Sequence[str]) -> bool:
@@ -1056,7 +1196,8 @@ def operation_words(question: str) -> tuple[str, ...]:
     """The arithmetic words a question uses ("average", "ratio"): a sentence that states a
     computed figure says them too."""
     norms = (normalise_word(t) for t in TOKEN.findall(question))
-    return tuple(dict.fromkeys(n for n in norms if n in RATIO | AVERAGE | SUM | PART))
+    said = RATIO | AVERAGE | PART | SUM - LINE_ITEM_WORDS  # "total" in a sentence says no sum
+    return tuple(dict.fromkeys(n for n in norms if n in said))
 
 
 CONSTANT_OPERATORS = lexicon("less minus plus over times by")

@@ -51,8 +51,8 @@ def may_read(intent: Intent) -> bool:
     or a change between two, of one company, in words that do not ask for prose."""
     if len(intent.entities) != 1 or intent.referent or intent.constants or intent.nested:
         return False
-    if _asks_prose(intent.question):
-        return False
+    if _asks_prose(intent.question) or _SEVERAL.search(intent.question):
+        return False  # prose, or several figures at once ("the respective ... at June 30 and")
     operation = operation_asked(intent)
     if operation is None:
         asked = figure_asked(intent.question)
@@ -61,6 +61,7 @@ def may_read(intent: Intent) -> bool:
 
 
 _CHANGES = ("difference", "percent_change")
+_SEVERAL = re.compile(r"\brespective(?:ly)?\b", re.IGNORECASE)
 
 
 def operation_asked(intent: Intent) -> str | None:

@@ -485,6 +485,8 @@ class ConversationSession:
     def _carry(self, field: str, carried: list[Carried], slot: str) -> tuple[str, ...]:
         for number, turn in self._recent():
             values: tuple[str, ...] = getattr(turn.intent, field)
+            if values and field == "metrics" and _offered(turn, values):
+                return ()  # the candidates of a question asked back: none was picked
             if values:
                 carried.extend(Carried(slot, v, number, turn.question) for v in values)  # type: ignore[arg-type]
                 return values
@@ -775,6 +777,15 @@ def _asked_of(intent: Intent, metrics: tuple[str, ...]) -> bool:
 
 
 # Nouns that name a series' figure without naming a series ("this 2017 total").
+def _offered(turn: Remembered, metrics: tuple[str, ...]) -> bool:
+    """Whether a turn's several metrics are the figures its answer offered for a number
+    asked in words no figure answered ("... holds total debt or lease obligations, but not a
+    figure that answers this as asked"): carried on together, they would answer a question
+    nobody asked (ADR 0050)."""
+    asked_back = turn.status == "clarify" and turn.intent.kind == "narrative"
+    return asked_back and len(metrics) > 1
+
+
 _AMOUNT_NOUNS = frozenset(
     map(normalise_word, ["amount", "value", "number", "total", "balance", "price", "cost",
                          "level", "figure"])

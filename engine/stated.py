@@ -109,6 +109,11 @@ _PREPOSITIONS = _plain("in of for from within under on at to by than with betwee
 _NEUTRAL = frozenset(root(normalise_word(w)) for w in _plain("total aggregate overall"))
 _FILLER = frozenset(root(w) for w in STOP)
 _STOP = re.compile(r"(?<!\b[a-z])[.!?]\s+(?=\S)")
+_LOOKING_AHEAD = re.compile(
+    r"\b(?:expects?|expected\s+to|anticipates?|anticipated|will|projects?|projected|"
+    r"forecasts?|forecasted|plans\s+to|intends?\s+to)\b",
+    re.IGNORECASE,
+)
 # A topic of one word ("revenue", "acquired") names too little to pick a sentence's figure.
 MIN_TOPIC_TERMS = 2
 
@@ -175,8 +180,12 @@ def _sentences(text: str) -> Iterator[tuple[int, int]]:
 
 
 def read_sentence(text: str) -> list[Stated]:
-    """The figures one sentence states, each for one period, with its subject."""
+    """The figures one sentence states, each for one period, with its subject. A sentence
+    looking ahead ("the company expects to record amortization of $97.8 million ... for
+    2005") states a projection, not a figure reported: it gives none (ADR 0050)."""
     found: list[Stated] = []
+    if _LOOKING_AHEAD.search(text):
+        return found
     subject: list[_Item] = []
     for clause in _clauses(_items(text)):
         opening = clause[0].text.lower() if clause and clause[0].kind == "word" else ""

@@ -165,3 +165,85 @@ def test_a_figure_carried_past_a_question_about_another_is_not_read() -> None:
 
     # The user moved on to crane hire: the dock rental change would answer another question.
     assert not change.figures
+
+
+SWAPS = (
+    "The aggregate fair values of our open diesel swaps as of december 31 , 2021 and 2020 were "
+    "current liabilities of $ 12.5 million and $ 9.0 million , respectively ."
+)
+
+
+def test_a_change_in_an_aggregate_line_item_is_read_from_a_respectively_sentence() -> None:
+    # "Aggregate" names the line item here; it does not ask for a sum (ADR 0050).
+    (answer,) = _ask(
+        _store(_passage(1, SWAPS)),
+        "What was the change in the aggregate fair values of open diesel swaps between 2020 "
+        "and 2021?",
+    )
+
+    assert answer.status == "found", answer.text
+    change = answer.figures[-1]
+    assert (change.role, change.value) == ("change", Decimal("3.5"))
+    assert answer.sources[0].spans
+
+
+def test_a_change_word_that_moves_no_amount_does_not_make_a_sentence_state_a_change() -> None:
+    works = (
+        "Kestrel's investments in dock works to improve berths over the last three years were "
+        "as follows: $1.3 billion in fiscal 2021 and $1.2 billion in fiscal 2020."
+    )
+
+    (answer,) = _ask(
+        _store(_passage(1, works)), "What was the change in dock works from 2020 to 2021?"
+    )
+
+    # "Improve" says nothing of how these amounts moved: the passage is not quoted (ADR 0050).
+    assert answer.status in ("clarify", "not_found"), answer.text
+    assert not answer.sources
+
+
+def test_a_sentence_stating_the_amount_moved_still_answers_a_change() -> None:
+    fees = "In 2021 Kestrel recorded a $2.5 million increase in dock fees over 2020."
+
+    (answer,) = _ask(
+        _store(_passage(1, fees)), "How much did Kestrel's dock fees increase in 2021?"
+    )
+
+    assert answer.status == "answered" and "$2.5 million increase" in answer.text
+
+
+def test_a_question_for_several_figures_is_not_answered_with_one() -> None:
+    deposits = "Kestrel's dock deposits were $4.0 million at December 31, 2021."
+
+    (answer,) = _ask(
+        _store(_passage(1, deposits)),
+        "What were Kestrel's respective dock deposits at June 30 and December 31, 2021?",
+    )
+
+    # Two figures asked; the sentence gives the December one only (ADR 0050).
+    assert not answer.figures
+
+
+def test_a_sentence_states_the_figure_a_question_back_would_only_guess_at() -> None:
+    store = InMemoryStore(
+        entities=[Term(KESTREL, ("Kestrel",))],
+        metrics=[Term("Accumulated depreciation and amortization")],
+        facts=[
+            Fact(
+                "f:acc",
+                KESTREL,
+                "Accumulated depreciation and amortization",
+                "FY2022",
+                Decimal("48"),
+                "million",
+            )
+        ],
+        passages=[_passage(1, "Crane depreciation for the fleet was $2.5 million in 2022.")],
+    )
+
+    (answer,) = _ask(store, "What was the crane depreciation in 2022?")
+
+    # Not "Which figure do you mean: Accumulated depreciation and amortization?" (ADR 0050).
+    assert answer.status == "found", answer.text
+    assert [f.value for f in answer.figures] == [Decimal("2.5")]
+    assert answer.sources[0].spans

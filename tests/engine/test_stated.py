@@ -146,3 +146,16 @@ def test_an_including_aside_keeps_the_subject_before_it() -> None:
 
     assert [(str(s.value), s.period) for s in found] == [("6.4", "FY2022"), ("5.9", "FY2021")]
     assert about(found[0].subject, question_topic("total berth expense")) == "Total berth expense"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The group expects to record berth amortization of $4.2 million and $3.9 million for "
+        "2023 and 2024, respectively.",
+        "Harbour dues will be $1.1 million in 2025.",
+    ],
+)
+def test_a_sentence_looking_ahead_states_no_figure(sentence: str) -> None:
+    # A projection is not a figure the report states (ADR 0050).
+    assert _read(sentence) == []
