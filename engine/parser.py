@@ -556,6 +556,19 @@ class IntentParser:
         ):
             spot = _claim(question_words, positions, used, norms)
             return (names[0],), (), [spot] if spot else []
+        said = frozenset(norms)
+        whole = {
+            label.metric
+            for label in holders
+            if label.keys - question_words <= said & SOFT and label.keys - question_words
+        }
+        if len(whole) == 1 and len(names) > 1:
+            # Several lines hold the words, but one holds besides only a soft word the
+            # question says elsewhere, as its operation's ("the net change in revenue" over
+            # "Net revenue", "Rider revenue", "Base revenue"): the others narrow it by a word
+            # the question does not say.
+            spot = _claim(question_words, positions, used, norms)
+            return (whole.pop(),), (), [spot] if spot else []
         if 1 <= len(names) <= 6:
             for word in question_words:
                 for i in positions[word]:
