@@ -221,9 +221,9 @@ class IntentParser:
         self._index = _metric_index(vocabulary.metrics)
         self._scoped: dict[frozenset[str], _Index] = {}
         self._keys_of_metric: dict[str, frozenset[str]] = {}
-        self._labels_of_metric: dict[str, list[frozenset[str]]] = defaultdict(list)
+        self._labels_of_metric: dict[str, list[_Label]] = defaultdict(list)
         for label in self._index.labels:
-            self._labels_of_metric[label.metric].append(label.keys)
+            self._labels_of_metric[label.metric].append(label)
             known = self._keys_of_metric.get(label.metric, frozenset())
             self._keys_of_metric[label.metric] = known | label.keys
         self._single_entity = vocabulary.entities[0].name if len(vocabulary.entities) == 1 else None
@@ -352,9 +352,16 @@ class IntentParser:
 
     def _unnamed(self, metrics: tuple[str, ...], norms: Sequence[str]) -> bool:
         """Whether a linked metric was taken although no label of it is named in full (but
-        for soft words)."""
-        named = set(norms)
-        return any(all(keys - SOFT - named for keys in self._labels_of_metric[m]) for m in metrics)
+        for soft and date words, and its bracketed ones: "Operating leases (in $000s)" is
+        named by "operating leases", "Nonvested at December 31" by "nonvested")."""
+        named = frozenset(norms)
+        return any(
+            not any(
+                not label.keys - SOFT - named or _named_but_brackets(label, named)
+                for label in labels
+            )
+            for labels in map(self._labels_of_metric.__getitem__, metrics)
+        )
 
     def _metric_keys(self, metrics: tuple[str, ...]) -> frozenset[str]:
         return frozenset().union(*(self._keys_of_metric[m] for m in metrics))
@@ -563,7 +570,7 @@ class IntentParser:
         # "Stockholders' equity"). Else asked back, as a tie would be.
         if len(names) == 1 and (
             all(
-                _only_soft(label.keys - question_words)
+                _named_but_brackets(label, question_words)
                 or index.share(label, question_words) >= MOST
                 for label in holders
             )
@@ -571,6 +578,19 @@ class IntentParser:
         ):
             spot = _claim(question_words, positions, used, norms)
             return (names[0],), (), [spot] if spot else []
+        said = frozenset(norms)
+        whole = {
+            label.metric
+            for label in holders
+            if label.keys - question_words <= said & SOFT and label.keys - question_words
+        }
+        if len(whole) == 1 and len(names) > 1:
+            # Several lines hold the words, but one holds besides only a soft word the
+            # question says elsewhere, as its operation's ("the net change in revenue" over
+            # "Net revenue", "Rider revenue", "Base revenue"): the others narrow it by a word
+            # the question does not say.
+            spot = _claim(question_words, positions, used, norms)
+            return (whole.pop(),), (), [spot] if spot else []
         if 1 <= len(names) <= 6:
             for word in question_words:
                 for i in positions[word]:
@@ -630,6 +650,14 @@ def _named_enough(label: _Label, named: frozenset[str]) -> bool:
     """Among one company's own line items: its head named ("equity"), or all of it but
     soft and bracketed words ("long-term debt" for "Long-term debt (non-current)")."""
     return label.head in named or _only_soft(label.keys - named - label.optional)
+
+
+def _named_but_brackets(label: _Label, named: frozenset[str]) -> bool:
+    """A label named in full but for soft, date and bracketed words ("Operating leases (in
+    $000s)" by "operating leases"). Its words outside brackets must name something of their
+    own: "Total (approximates replacement cost)" is not named by "the total"."""
+    outside = label.keys - label.optional
+    return not _only_soft(outside) and _only_soft(outside - named)
 
 
 def _free_again(keys: frozenset[str], positions: dict[str, list[int]], used: list[bool]) -> bool:

@@ -28,6 +28,7 @@ _SCALES = (
     ("€m", "million"),
     ("'000", "thousand"),
     ("000s", "thousand"),
+    ("(thous.)", "thousand"),
     ("millions", "million"),
     ("thousands", "thousand"),
     ("billions", "billion"),

@@ -49,6 +49,7 @@ _DECREASE = re.compile(r"\b(?:decrease|decline|drop|fall|fell|reduction|lower|le
 # Golds are rounded to five decimals; an answer computed from the same operands lands within
 # half a unit of the fifth decimal (a hair more after our own rounding to six places).
 _TOLERANCE = Decimal("0.00006")
+_SCALE_WORDS = {"thousand": Decimal(10**3), "million": Decimal(10**6), "billion": Decimal(10**9)}
 
 
 def page_of(dialogue_id: str) -> str:
@@ -161,6 +162,9 @@ def _operands(program: str) -> Iterator[Decimal]:
 
 def _equal(value: Decimal, unit: str, gold: Decimal, magnitude: bool) -> bool:
     readings = [value, value / 100] if unit == "%" else [value]
+    if unit in _SCALE_WORDS:
+        # "1,060 thousand" is the gold's 1060000 (a program that multiplies by 1000).
+        readings.append(value * _SCALE_WORDS[unit])
     if magnitude:
         readings += [-r for r in readings]
     return any(abs(r - gold) <= _TOLERANCE + abs(gold) * Decimal("1e-6") for r in readings)

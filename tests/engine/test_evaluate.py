@@ -123,6 +123,12 @@ def test_a_ratio_gold_is_the_same_answer_as_a_fraction_or_a_percent() -> None:
     assert score_turn(_computed("3.7", "%"), 0.0362, "what share?") == "wrong"
 
 
+def test_a_figure_in_thousands_is_the_gold_written_out_in_full() -> None:
+    assert score_turn(_computed("2.4", "thousand"), 2400, "how many berths?") == "correct"
+    assert score_turn(_computed("2.4", "thousand"), 2.4, "how many berths?") == "correct"
+    assert score_turn(_computed("2.4", "thousand"), 24000, "how many berths?") == "wrong"
+
+
 def test_a_conversation_turn_answered_with_text_alone_is_off_target() -> None:
     quoted = Answer(text="Revenue rose on higher volumes [1].", status="answered")
     asked_back = Answer(text="Which period do you mean?", status="clarify")

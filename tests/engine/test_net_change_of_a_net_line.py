@@ -1,0 +1,57 @@
+"""'The net change in fares': the word "net" said for the change also names the one line of
+several fare lines that is the fares net of nothing else ("Net fares"); the narrower lines
+("Freight fares", "Cabin fares") add a word the question does not say."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from engine.answer import answer_question
+from engine.providers.mock import MockProvider
+from engine.session import ConversationSession
+from engine.store import InMemoryStore
+from engine.tables import read_table, table_scale
+from engine.types import Answer, Fact, Term
+
+OWNER = "Kestrel Ferries"
+
+
+def _page(rows: list[list[str]]) -> InMemoryStore:
+    facts = read_table(rows, scale=table_scale(rows))
+    aliases: dict[str, set[str]] = {}
+    for fact in facts:
+        aliases.setdefault(fact.metric, set()).update(fact.aliases)
+    return InMemoryStore(
+        entities=[Term(OWNER)],
+        metrics=[Term(name, tuple(sorted(names))) for name, names in aliases.items()],
+        facts=[
+            Fact(f"fact:{i}", OWNER, f.metric, f.period, f.value, f.unit)
+            for i, f in enumerate(facts)
+        ],
+    )
+
+
+def _ask(store: InMemoryStore, question: str) -> Answer:
+    session = ConversationSession(scope=OWNER)
+    return answer_question(question, store, MockProvider(), session=session, history=[])
+
+
+FARES = _page(
+    [
+        ["", "2031", "2032"],
+        ["Freight fares", "40", "44"],
+        ["Cabin fares", "25", "21"],
+        ["Net fares", "300", "320"],
+    ]
+)
+
+
+def test_the_net_change_in_a_line_takes_its_net_line() -> None:
+    answer = _ask(FARES, "what was the net change in fares from 2031 to 2032?")
+    assert answer.status == "found", answer.text
+    assert answer.figures[-1].value == Decimal(20)
+
+
+def test_without_the_soft_word_the_lines_are_still_asked_back() -> None:
+    answer = _ask(FARES, "what was the change in fares from 2031 to 2032?")
+    assert answer.status == "clarify", answer.text
