@@ -157,7 +157,7 @@ class RecentTurn:
     and figures come as their stored JSON text: session_from_turns decodes a text once a
     process (askapp/models/conversations.py)."""
 
-    pk: Any
+    pk: Any  # as the database gives it (hex text on SQLite), only compared with the same read's
     role: str
     text: str
     status: str
@@ -264,6 +264,9 @@ def _recent_turns_read(
             "owner": Slot(_SOME_USER if by_user else _SOME_VISITOR, owner_field),
             "conversation": Slot(_SOME_CONVERSATION, Conversation._meta.pk),
         },
+        # A turn's id only tells the window's withheld turns apart (session_from_turns):
+        # never made a UUID, 20 a read.
+        unconverted=frozenset({_TURN_COLUMNS.index("pk")}),
     )
 
 
