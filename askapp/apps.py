@@ -9,10 +9,15 @@ class AskappConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.conf import settings
+
         from askapp import writer  # noqa: F401 (connects the SQLite WAL receiver)
+        from askapp.database import remember_sqlite_statements
         from askapp.requestid import install_record_factory
 
         install_record_factory()
+        if any(db["ENGINE"].endswith("sqlite3") for db in settings.DATABASES.values()):
+            remember_sqlite_statements()
 
 
 class AskappAdminConfig(admin_apps.AdminConfig):

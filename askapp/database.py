@@ -17,6 +17,7 @@ Two things follow, and live here:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -80,3 +81,30 @@ class ConnectionReleasingProvider:
 
     def __repr__(self) -> str:
         return f"ConnectionReleasingProvider({self._provider!r})"
+
+
+def remember_sqlite_statements() -> None:
+    """Django's SQLite cursor rewrites every statement from `%s` to `?` placeholders with a
+    regular expression, on every execute: for an ask's long statements (the recent turns with
+    their withheld subqueries, the turns' insert) it cost more than SQLite took to plan them.
+    The rewrite depends on the statement's text alone, so each text is rewritten once (an LRU
+    of 512: statements are templates, their values are parameters) and gives the same `?`
+    text; named (pyformat) parameters still go through Django's own conversion."""
+    from django.db.backends.sqlite3 import base
+
+    wrapper = base.SQLiteCursorWrapper
+    if getattr(wrapper.convert_query, "remembered", False):
+        return
+    original = wrapper.convert_query
+
+    @functools.lru_cache(maxsize=512)
+    def qmark(query: str) -> str:
+        return str(original(None, query))  # type: ignore[arg-type] (self is unused)
+
+    def convert_query(self: Any, query: str, *, param_names: Any = None) -> str:
+        if param_names is None:
+            return qmark(query)
+        return str(original(self, query, param_names=param_names))
+
+    convert_query.remembered = True  # type: ignore[attr-defined]
+    wrapper.convert_query = convert_query  # type: ignore[method-assign]

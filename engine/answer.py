@@ -357,7 +357,7 @@ class _Run:
         _run_tool_loop(
             self.question, self.engine.provider, toolbox,
             history=self.history, carried=self.carried, limits=self.engine.limits,
-            needs=self.needs or plan.intent.metrics,
+            needs=self.needs or plan.intent.metrics, fetch=_fetch(plan),
         )  # fmt: skip
         rendered = render(plan, toolbox.facts, self._results())
         if rendered.status == "not_found" and rendered.missing and self._results():
@@ -573,11 +573,12 @@ def _run_tool_loop(
     carried: tuple[Carried, ...],
     limits: Limits,
     needs: tuple[str, ...] = (),
+    fetch: tuple[tuple[str, str, tuple[str, ...]], ...] = (),
 ) -> None:
     """Let the provider call tools until it answers or runs out of steps. The evidence is
     what `toolbox` keeps; the provider's own words are not used."""
     messages: list[Message] = [
-        {"role": "system", "content": structured_system(carried, needs)},
+        {"role": "system", "content": structured_system(carried, needs, fetch)},
         *history,
         {"role": "user", "content": question},
     ]
@@ -602,6 +603,15 @@ def _run_tool_loop(
         )
         for call in calls:
             messages.append({"role": "tool", "tool_call_id": call.id, "content": toolbox.run(call)})
+
+
+def _fetch(plan: Plan) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """The plan's slots as the model is told to fetch them: each company and metric once,
+    with the periods of it the answer rests on, in the plan's order."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for slot in plan.slots:
+        grouped.setdefault((slot.entity, slot.metric), []).append(slot.period)
+    return tuple((e, m, tuple(dict.fromkeys(p))) for (e, m), p in grouped.items())
 
 
 def _narrative_messages(

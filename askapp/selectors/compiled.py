@@ -33,7 +33,16 @@ class Slot:
 class CompiledRead:
     """A values_list queryset's SQL, compiled once, run as `rows(name=value, ...)`."""
 
-    def __init__(self, queryset: QuerySet[Any, Any], slots: Mapping[str, Slot]) -> None:
+    def __init__(
+        self,
+        queryset: QuerySet[Any, Any],
+        slots: Mapping[str, Slot],
+        *,
+        unconverted: frozenset[int] = frozenset(),
+    ) -> None:
+        """`unconverted`: the indexes of columns given as the database gives them, for a
+        caller that only compares them with each other (an id made a UUID on every row cost
+        more than the row)."""
         self.using = queryset.db
         connection = connections[self.using]
         compiler = queryset.query.get_compiler(using=self.using)
@@ -47,6 +56,7 @@ class CompiledRead:
         self._converters = [
             (index, tuple(functions), expression)
             for index, (functions, expression) in compiler.get_converters(selected).items()
+            if index not in unconverted
         ]
 
     def rows(self, **values: Any) -> list[tuple[Any, ...]]:

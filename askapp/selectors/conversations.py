@@ -157,13 +157,13 @@ class RecentTurn:
     and figures come as their stored JSON text: session_from_turns decodes a text once a
     process (askapp/models/conversations.py)."""
 
-    pk: Any
+    pk: Any  # as the database gives it (hex text on SQLite), only compared with the same read's
     role: str
     text: str
     status: str
     intent_json: str | None  # a question's; None for an answer
     figures_json: str | None  # an answer's figures: the results a later question may name
-    withheld: bool  # its exchange cites what the asker may no longer see
+    withheld: bool  # its exchange cites what the asker may no longer see (0 or 1 on SQLite)
 
     @property
     def intent(self) -> dict[str, Any] | None:
@@ -264,6 +264,10 @@ def _recent_turns_read(
             "owner": Slot(_SOME_USER if by_user else _SOME_VISITOR, owner_field),
             "conversation": Slot(_SOME_CONVERSATION, Conversation._meta.pk),
         },
+        # A turn's id only tells the window's withheld turns apart (session_from_turns):
+        # never made a UUID, 20 a read; the withheld mark is only tested for truth (SQLite's
+        # 0 or 1). No row is converted.
+        unconverted=frozenset({_TURN_COLUMNS.index("pk"), _TURN_COLUMNS.index("withheld")}),
     )
 
 

@@ -1,8 +1,11 @@
 """MockProvider: a deterministic, offline stand-in for a model.
 
-Structured channel: it reads the last user message (the current question), asks the tools for
-the names the knowledge base holds, parses the question against them with the engine's own
-parser, fills open slots from the carried-slot block of the system prompt, and calls get_facts.
+Structured channel: it follows the system prompt. When the prompt names the facts the
+answer rests on (what the engine read the question to need, ADR 0047), it calls get_facts
+for each, as a model follows instructions, without reading the question again. Otherwise it
+reads the last user message (the current question), asks the tools for the names the
+knowledge base holds, parses the question against them with the engine's own parser, fills
+open slots from the carried-slot block of the system prompt, and calls get_facts.
 Narrative channel: it answers extractively. It reads the question's topic (engine/topic.py,
 without the companies the passages are about and the periods), quotes the prose sentences
 (never a heading, a footer, table debris or a bullet without a verb) that best cover it, up to
@@ -26,11 +29,13 @@ from engine.passages import is_item, is_prose, quotable, sentences, years
 from engine.prompts import (
     QuotedPassage,
     carried_slots,
+    facts_to_fetch,
     needed_metrics,
     quoted_passages,
     split_narrative_message,
 )
 from engine.providers.base import Completion, Message, ToolCall, ToolSchema
+from engine.timeframe import read_timeframe
 from engine.topic import Topic, is_change, question_topic, root, text_words
 from engine.types import Term, Vocabulary
 
@@ -72,11 +77,16 @@ class MockProvider:
     # -- structured -------------------------------------------------------------------------
     def _structured(self, messages: Sequence[Message], question: str) -> Completion:
         results = _tool_results_since_last_user(messages)
+        system = _system(messages)
+        told = facts_to_fetch(system)
+        if told:
+            if "get_facts" in results:
+                return Completion(content="Here are the figures the knowledge base holds.")
+            return Completion(content=None, tool_calls=_told_calls(told))
         if "find_names" not in results:
             return _call("find_names", {"text": question})
         if "get_facts" in results:
             return Completion(content="Here are the figures the knowledge base holds.")
-        system = _system(messages)
         calls = self._fact_calls(
             question, results["find_names"], carried_slots(system), needed_metrics(system)
         )
@@ -275,6 +285,23 @@ def _tool_results_since_last_user(messages: Sequence[Message]) -> dict[str, str]
             name = names.get(str(message.get("tool_call_id")), "")
             results.setdefault(name, str(message.get("content") or ""))
     return results
+
+
+def _told_calls(told: Sequence[tuple[str, str, tuple[str, ...]]]) -> tuple[ToolCall, ...]:
+    """get_facts for each fact the prompt names: with its periods when each is written as
+    get_facts takes them ("FY2023"), else the whole series (a figure of no period, a column
+    label), which holds them."""
+    calls: list[ToolCall] = []
+    for entity, metric, periods in told:
+        args: dict[str, Any] = {"entity": entity, "metric": metric}
+        if periods and all(_normalised(p) for p in periods):
+            args["periods"] = list(periods)
+        calls.append(ToolCall(f"call_{len(calls) + 1}", "get_facts", json.dumps(args)))
+    return tuple(calls)
+
+
+def _normalised(period: str) -> bool:
+    return bool(period) and read_timeframe(period).periods == (period,)
 
 
 # The question read against the names find_names gave (its JSON text): a pure function of

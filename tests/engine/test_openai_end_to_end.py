@@ -60,9 +60,14 @@ def _apple_fy2023() -> Any:
     return only_fact(demo_store(), "Apple", "Revenue", "FY2023")
 
 
+# The system prompt names the figures the engine read the question to need, and the facts
+# its plan rests on (each company and metric with its periods).
+APPLE_SYSTEM = structured_system((), ("Revenue",), (("Apple", "Revenue", ("FY2023",)),))
+
+
 def _system_and_question(question: str = QUESTION) -> list[dict[str, Any]]:
     return [
-        {"role": "system", "content": structured_system((), ("Revenue",))},
+        {"role": "system", "content": APPLE_SYSTEM},
         {"role": "user", "content": question},
     ]
 
@@ -436,8 +441,7 @@ def test_every_request_is_system_then_history_then_the_question_last_among_users
     ask(QUESTION, demo_store(), provider, history=history)
 
     opening = [
-        # The system prompt names the figures the engine read the question to need.
-        {"role": "system", "content": structured_system((), ("Revenue",))},
+        {"role": "system", "content": APPLE_SYSTEM},
         *as_messages,
         {"role": "user", "content": QUESTION},
     ]
