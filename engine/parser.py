@@ -140,7 +140,7 @@ GENERIC_NOUNS = lexicon("amount value figure number")
 AMOUNT_HEADS = lexicon("amount value cost figure")
 # What reports count in money or units: "what were net sales in 2014?" asks a number as
 # surely as "what was the amount of ..." does (ADR 0050).
-MEASURES = lexicon(
+REPORTED_MEASURES = lexicon(
     """revenue revenues sales income expense expenses profit profits loss losses earnings
     assets liabilities cash debt dividends payments proceeds borrowings expenditures
     charges fees"""
@@ -1029,7 +1029,7 @@ _BRACKETED = re.compile(r"\([^)]*\)")
 
 
 def _metric_index(terms: Sequence[Term]) -> _Index:
-    raw: list[tuple[str, frozenset[str], frozenset[str], str]] = []
+    raw: list[tuple[str, frozenset[str], frozenset[str], str, list[str]]] = []
     for term in terms:
         for label in dict.fromkeys((term.name, *term.aliases)):
             keys = frozenset(w for w in words(label) if w not in LABEL_STOP)
@@ -1104,7 +1104,9 @@ def _asks_prose(norms: Sequence[str], seen: frozenset[str]) -> bool:
         return True
     if _asks_how_or_what_for(norms):
         return True
-    return norms[0] in PROSE_OPENINGS or (norms[0] == "what" and norms[1:2] and norms[1] in DOES)
+    return norms[0] in PROSE_OPENINGS or (
+        norms[0] == "what" and len(norms) > 1 and norms[1] in DOES
+    )
 
 
 def _amount_of(norms: Sequence[str]) -> bool:
@@ -1132,7 +1134,7 @@ def _asks_an_amount(question: str, norms: Sequence[str], seen: frozenset[str]) -
     what_is = words[:1] == ["what"] and words[1:2] != [normalise_word("did")]
     # "What was ...", "what were ...": a figure at a time; "what is X?" may ask what X is.
     timed = _names_a_year(norms) or not _PAST.isdisjoint(words[1:3])
-    measured = what_is and timed and not seen.isdisjoint(MEASURES)
+    measured = what_is and timed and not seen.isdisjoint(REPORTED_MEASURES)
     return measured and seen.isdisjoint(NAMING)
 
 

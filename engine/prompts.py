@@ -75,26 +75,14 @@ def structured_system(
 
 def needed_metrics(system: str) -> tuple[str, ...]:
     """Read back the figures a measure needs from a system prompt (MockProvider uses this)."""
-    _, marker, rest = system.partition(NEEDS_MARKER)
-    if not marker:
-        return ()
-    try:
-        data = json.loads(rest.strip().split("\n\n", 1)[0])
-    except ValueError:
-        return ()
+    data = _marked_json(system, NEEDS_MARKER)
     return tuple(str(name) for name in data) if isinstance(data, list) else ()
 
 
 def facts_to_fetch(system: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     """Read back the facts the engine's plan rests on from a system prompt (MockProvider
     uses this): (entity, metric, periods) each, or () when the prompt names none."""
-    _, marker, rest = system.partition(FETCH_MARKER)
-    if not marker:
-        return ()
-    try:
-        data = json.loads(rest.strip().split("\n\n", 1)[0])
-    except ValueError:
-        return ()
+    data = _marked_json(system, FETCH_MARKER)
     if not isinstance(data, list):
         return ()
     fetch = []
@@ -178,3 +166,15 @@ def split_narrative_message(content: str) -> tuple[str, list[str]]:
 def _fence_safe(text: str) -> str:
     # A passage cannot close its own quotation early and pose as the engine's words.
     return text.replace("<<<", "‹‹‹").replace(">>>", "›››")
+
+
+def _marked_json(system: str, marker: str) -> object:
+    """The JSON block a system prompt writes after `marker` (up to the next blank line), or
+    None when it has no such block or the block is not JSON."""
+    _, found, rest = system.partition(marker)
+    if not found:
+        return None
+    try:
+        return json.loads(rest.strip().split("\n\n", 1)[0])
+    except ValueError:
+        return None

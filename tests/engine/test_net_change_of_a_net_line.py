@@ -10,25 +10,14 @@ from engine.answer import answer_question
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.store import InMemoryStore
-from engine.tables import read_table, table_scale
-from engine.types import Answer, Fact, Term
+from engine.types import Answer
+from tests.engine.pages import table_page
 
 OWNER = "Kestrel Ferries"
 
 
 def _page(rows: list[list[str]]) -> InMemoryStore:
-    facts = read_table(rows, scale=table_scale(rows))
-    aliases: dict[str, set[str]] = {}
-    for fact in facts:
-        aliases.setdefault(fact.metric, set()).update(fact.aliases)
-    return InMemoryStore(
-        entities=[Term(OWNER)],
-        metrics=[Term(name, tuple(sorted(names))) for name, names in aliases.items()],
-        facts=[
-            Fact(f"fact:{i}", OWNER, f.metric, f.period, f.value, f.unit)
-            for i, f in enumerate(facts)
-        ],
-    )
+    return table_page(OWNER, rows)
 
 
 def _ask(store: InMemoryStore, question: str) -> Answer:
