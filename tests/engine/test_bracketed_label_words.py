@@ -3,12 +3,9 @@ of the line means that line, even beside a word that names nothing held ("projec
 
 from __future__ import annotations
 
-from engine.answer import answer_question
-from engine.providers.mock import MockProvider
-from engine.session import ConversationSession
 from engine.store import InMemoryStore
 from engine.types import Answer
-from tests.engine.pages import table_page
+from tests.engine.pages import ask_on_page, table_page
 
 OWNER = "Kestrel Ferries"
 
@@ -18,8 +15,8 @@ def _page(rows: list[list[str]]) -> InMemoryStore:
 
 
 def _ask(store: InMemoryStore, question: str) -> Answer:
-    session = ConversationSession(scope=OWNER)
-    return answer_question(question, store, MockProvider(), session=session, history=[])
+    (answer,) = ask_on_page(store, OWNER, question)
+    return answer
 
 
 CHARTERS = _page(

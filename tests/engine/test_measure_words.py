@@ -7,26 +7,19 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from engine.answer import answer_question
-from engine.providers.mock import MockProvider
-from engine.session import ConversationSession
 from engine.store import InMemoryStore
 from engine.types import Answer
-from tests.engine.pages import table_page
+from tests.engine.pages import ask_on_page, table_page
 
 OWNER = "Lantern Bay Shipping"
 
 
 def _page(rows: list[list[str]]) -> InMemoryStore:
-    return table_page(OWNER, rows, scaled=False)
+    return table_page(OWNER, rows, scale="")
 
 
 def _conversation(store: InMemoryStore, *questions: str) -> list[Answer]:
-    session = ConversationSession(scope=OWNER)
-    return [
-        answer_question(q, store, MockProvider(), session=session, history=session.history())
-        for q in questions
-    ]
+    return ask_on_page(store, OWNER, *questions)
 
 
 RESERVES = _page(

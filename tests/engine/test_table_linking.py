@@ -4,29 +4,15 @@ nothing alone is not the answer to a question about something else."""
 
 from __future__ import annotations
 
-from engine.answer import answer_question
-from engine.providers.mock import MockProvider
-from engine.session import ConversationSession
 from engine.store import InMemoryStore
-from engine.tables import read_table
-from engine.types import Fact, Term
+from engine.types import Answer
+from tests.engine.pages import ask_on_page, table_page
 
 PORT = "Gull Harbour Ferries"
 
 
 def _page(rows: list[list[str]]) -> InMemoryStore:
-    facts = read_table(rows, scale="thousand")
-    aliases: dict[str, set[str]] = {}
-    for fact in facts:
-        aliases.setdefault(fact.metric, set()).update(fact.aliases)
-    return InMemoryStore(
-        entities=[Term(PORT)],
-        metrics=[Term(name, tuple(sorted(names))) for name, names in aliases.items()],
-        facts=[
-            Fact(f"fact:{i}", PORT, f.metric, f.period, f.value, f.unit)
-            for i, f in enumerate(facts)
-        ],
-    )
+    return table_page(PORT, rows, scale="thousand")
 
 
 YEARS_DOWN_THE_SIDE = _page(
@@ -38,13 +24,8 @@ YEARS_DOWN_THE_SIDE = _page(
 )
 
 
-def _ask(store: InMemoryStore, *questions: str):  # type: ignore[no-untyped-def]
-    session = ConversationSession(scope=PORT)
-    answers = [
-        answer_question(q, store, MockProvider(), session=session, history=session.history())
-        for q in questions
-    ]
-    return answers[-1]
+def _ask(store: InMemoryStore, *questions: str) -> Answer:
+    return ask_on_page(store, PORT, *questions)[-1]
 
 
 def test_a_figure_of_a_table_whose_years_run_down_the_side_is_found() -> None:
