@@ -66,19 +66,13 @@ class Counter:
         now = self.clock()
         window = int(now // seconds)
         name = self._key(key, window)
-        # One cache operation once the window has its key: raise it; only the window's first
-        # hit (the key missing) creates it, and a racing creator's key is raised instead.
+        # One cache operation once the window has its key: raise it. Only the window's first
+        # hit (the key missing) creates it; when another process created it in between, its
+        # key (just made, with the window's whole timeout) is raised instead.
         try:
             count = cache.incr(name)
         except ValueError:
-            if cache.add(name, 1, timeout=seconds + 1):
-                count = 1
-            else:
-                try:
-                    count = cache.incr(name)
-                except ValueError:  # expired between add and incr
-                    cache.add(name, 1, timeout=seconds + 1)
-                    count = 1
+            count = 1 if cache.add(name, 1, timeout=seconds + 1) else cache.incr(name)
         return count <= limit, (window + 1) * seconds - now
 
     def over(self, key: str, rate: str) -> float | None:
