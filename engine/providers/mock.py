@@ -77,16 +77,14 @@ class MockProvider:
     # -- structured -------------------------------------------------------------------------
     def _structured(self, messages: Sequence[Message], question: str) -> Completion:
         results = _tool_results_since_last_user(messages)
+        if "get_facts" in results:
+            return Completion(content="Here are the figures the knowledge base holds.")
         system = _system(messages)
         told = facts_to_fetch(system)
         if told:
-            if "get_facts" in results:
-                return Completion(content="Here are the figures the knowledge base holds.")
             return Completion(content=None, tool_calls=_told_calls(told))
         if "find_names" not in results:
             return _call("find_names", {"text": question})
-        if "get_facts" in results:
-            return Completion(content="Here are the figures the knowledge base holds.")
         calls = self._fact_calls(
             question, results["find_names"], carried_slots(system), needed_metrics(system)
         )
