@@ -19,6 +19,7 @@ from engine.intent import Intent, Operation
 from engine.nearby import MAX_CHOICES, PERIOD_CHOICES, Asker
 from engine.parser import parser_for
 from engine.store import KnowledgeStore
+from engine.tables import MONTH_NAMES
 from engine.timeframe import expand_range, period_sort_key
 from engine.types import Choice, Holding, Vocabulary, showable
 
@@ -144,11 +145,7 @@ def _unclear(intent: Intent, asking: _Asking) -> Reply | None:
 
 # A date without its year, as a table keeps it to tell apart two columns of one year
 # ("Ferries January 1", "Ferries December 31", engine/tables.py).
-_DAY = re.compile(
-    r"\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?(?:\s*\d{1,2}\b)?",
-    re.IGNORECASE,
-)
+_DAY = re.compile(rf"\b(?:{MONTH_NAMES})\b\.?(?:\s*\d{{1,2}}\b)?", re.IGNORECASE)
 
 
 def _settled_by_dates(intent: Intent, asking: _Asking) -> Intent:

@@ -380,10 +380,15 @@ def _century(year: int) -> int:
     return 2000 + year if year < 70 else 1900 + year
 
 
+# A month's name, whole or cut short as tables print it ("dec.", "sept"); plan.py reads a
+# line's date with it too.
+MONTH_NAMES = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
 _DATE_WORDS = re.compile(
     r"\b(?:as\s+(?:of|at)|(?:fiscal\s+)?years?\s+ended|for\s+the\s+years?|ended|ending|"
-    r"fiscal(?:\s+year)?|year|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|"
-    r"july?|aug(?:ust)?|sep(?:tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,2}(?:st|nd|rd|th)?)\b"
+    rf"fiscal(?:\s+year)?|year|{MONTH_NAMES}|\d{{1,2}}(?:st|nd|rd|th)?)\b"
     r"|\(\s*(?:in\s+)?(?:thousands|millions|billions|000s|000's)\s*\)"
     r"|\bin\s+(?:thousands|millions|billions)\b"
     r"|\bu\.s\.\s*(?=[$€£¥]|dollars?\b)|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars?)\b|\b(?:thousands|millions|billions)\b",
