@@ -150,22 +150,68 @@ _DAY = re.compile(rf"\b(?:{MONTH_NAMES})\b\.?(?:\s*\d{{1,2}}\b)?", re.IGNORECASE
 
 def _settled_by_dates(intent: Intent, asking: _Asking) -> Intent:
     """Lines that differ only by a date ("X", "X January 1", "X December 31") are one series
-    read from columns dated within one year: of them, the one line that holds every asked
-    period is the one meant. Lines that differ in any other word are still asked back."""
-    if len(intent.ambiguous) != 1 or not intent.periods or len(intent.entities) > 1:
+    read from columns dated within one year: the question's own months name the dated lines
+    it means (ADR 0055), else the one line that holds every asked period is the one meant.
+    Lines that differ in any other word are still asked back."""
+    if len(intent.ambiguous) != 1 or len(intent.entities) > 1:
         return intent
     choices = intent.ambiguous[0].choices
-    undated = {" ".join(_DAY.sub(" ", c).casefold().split()) for c in choices}
-    if len(choices) < 2 or len(undated) != 1:
+    if len(choices) < 2:
         return intent  # one line asked back is a line named only in part: still asked
     entity = (intent.entities or (asking.vocabulary.entities[0].name,))[0]
     asked = set(intent.periods)
-    holding = [
-        c for c in choices if asked <= set(_held_periods(asking.store, entity, c, asking.clearance))
-    ]
+
+    def holds_asked(metric: str) -> bool:
+        return asked <= set(_held_periods(asking.store, entity, metric, asking.clearance))
+
+    by_month = _named_by_months(intent, choices)
+    if by_month and all(holds_asked(m) for m in by_month):
+        return intent.with_(metrics=(*intent.metrics, *by_month), ambiguous=())
+    if not intent.periods:
+        return intent
+    undated = {_undated(c) for c in choices}
+    if len(undated) != 1:
+        return intent
+    holding = [c for c in choices if holds_asked(c)]
     if len(holding) != 1:
         return intent
     return intent.with_(metrics=(*intent.metrics, holding[0]), ambiguous=())
+
+
+def _undated(label: str) -> str:
+    return " ".join(_DAY.sub(" ", label).casefold().split())
+
+
+# A month the question names: "from jan 2008 to dec 2008", "as of june 30". "May" is a month
+# only before a day or a year, else it is the verb.
+_ASKED_MONTH = re.compile(
+    rf"\b(?:(?!may\b)(?:{MONTH_NAMES})|may(?=\.?\s*\d))\b\.?", re.IGNORECASE
+)
+
+
+def _month_of(word: str) -> int:
+    return _MONTHS.index(word.casefold().rstrip(".")[:3]) + 1
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _named_by_months(intent: Intent, choices: Sequence[str]) -> tuple[str, ...]:
+    """The dated lines of one series whose months the question names, one line for each
+    month ("Balance—January 1" and "Balance—December 31" for "from jan to dec"); later date
+    first for a change, as two lines of one period are subtracted first minus second. Any
+    month named that picks no line, or picks two, settles nothing."""
+    months = {_month_of(m.group(0)) for m in _ASKED_MONTH.finditer(intent.question)}
+    if not months:
+        return ()
+    dated = {c: {_month_of(m.group(0).split()[0]) for m in _DAY.finditer(c)} for c in choices}
+    picked = [c for c, held in dated.items() if held and held <= months]
+    if len(picked) != len(months) or len({_undated(c) for c in picked}) != 1:
+        return ()
+    if len({min(dated[c]) for c in picked}) != len(picked):
+        return ()
+    later_first = intent.operation in ("difference", "percent_change")
+    return tuple(sorted(picked, key=lambda c: min(dated[c]), reverse=later_first))
 
 
 def _companies(intent: Intent, asking: _Asking) -> tuple[Choice, ...]:
