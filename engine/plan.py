@@ -156,9 +156,14 @@ def _settled_by_dates(intent: Intent, asking: _Asking) -> Intent:
     if len(intent.ambiguous) != 1 or len(intent.entities) > 1:
         return intent
     choices = intent.ambiguous[0].choices
-    if len(choices) < 2:
-        return intent  # one line asked back is a line named only in part: still asked
     entity = (intent.entities or (asking.vocabulary.entities[0].name,))[0]
+    if len(choices) < 2:
+        # One line asked back is a line named only in part: still asked, unless it is the
+        # only figure the company holds at all (a table of one series by date).
+        held = {h.metric for h in asking.holdings(entity=entity)}
+        if held == set(choices) and not intent.loose:
+            return intent.with_(metrics=(*intent.metrics, *choices), ambiguous=())
+        return intent
     asked = set(intent.periods)
 
     def holds_asked(metric: str) -> bool:
