@@ -17,9 +17,10 @@ from typing import Literal
 from engine import nearby
 from engine.intent import Intent, Operation
 from engine.nearby import MAX_CHOICES, PERIOD_CHOICES, Asker
-from engine.parser import parser_for
+from engine.parser import SUM, parser_for
 from engine.store import KnowledgeStore
 from engine.tables import MONTH_NAMES
+from engine.text import TOKEN, normalise_word
 from engine.timeframe import expand_range, period_sort_key
 from engine.types import Choice, Holding, Vocabulary, showable
 
@@ -161,7 +162,7 @@ def _settled_by_dates(intent: Intent, asking: _Asking) -> Intent:
         # One line asked back is a line named only in part: still asked, unless it is the
         # only figure the company holds at all (a table of one series by date).
         held = {h.metric for h in asking.holdings(entity=entity)}
-        if held == set(choices) and not intent.loose:
+        if choices and held == set(choices) and not intent.loose:
             return intent.with_(metrics=(*intent.metrics, *choices), ambiguous=())
         return intent
     asked = set(intent.periods)
@@ -172,8 +173,9 @@ def _settled_by_dates(intent: Intent, asking: _Asking) -> Intent:
     by_month = _named_by_months(intent, choices)
     if by_month and all(holds_asked(m) for m in by_month):
         return intent.with_(metrics=(*intent.metrics, *by_month), ambiguous=())
-    if not intent.periods:
-        return intent
+    summed = _summed_across_columns(intent, choices, asking, entity)
+    if summed is not intent or not intent.periods:
+        return summed
     undated = {_undated(c) for c in choices}
     if len(undated) != 1:
         return intent
@@ -181,6 +183,38 @@ def _settled_by_dates(intent: Intent, asking: _Asking) -> Intent:
     if len(holding) != 1:
         return intent
     return intent.with_(metrics=(*intent.metrics, holding[0]), ambiguous=())
+
+
+def _summed_across_columns(
+    intent: Intent, choices: Sequence[str], asking: _Asking, entity: str
+) -> Intent:
+    """ "The total X" where X is one line read only in columns that are not periods
+    ("Amortization U.K.", "Amortization U.S.", "Amortization Other") and no column totals
+    it: the total asked is the sum of its columns. With a Total column, or a plain line of
+    that name, the question is still asked back."""
+    if intent.operation is not None or SUM.isdisjoint(
+        normalise_word(t) for t in TOKEN.findall(intent.question)
+    ):
+        return intent
+    split = [c.split() for c in choices]
+    width = min(len(w) for w in split) - 1
+    while width > 0 and any(w[:width] != split[0][:width] for w in split):
+        width -= 1
+    if width == 0:
+        return intent
+    line = " ".join(split[0][:width])
+    words = {normalise_word(w) for c in split for w in c}  # neither the line nor a column
+    held = {h.metric for h in asking.holdings(entity=entity)}
+    columns = {m for m in held if m.startswith(line + " ")}
+    if line in held or not words.isdisjoint(SUM) or columns != set(choices):
+        return intent  # a Total column, or a column not offered, is not summed over
+    asked = set(intent.periods)
+    for choice in choices:
+        if not asked <= set(_held_periods(asking.store, entity, choice, asking.clearance)):
+            return intent
+    return intent.with_(
+        metrics=(*intent.metrics, *choices), ambiguous=(), operation="sum", kind="comparison"
+    )
 
 
 def _undated(label: str) -> str:
