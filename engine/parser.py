@@ -579,16 +579,23 @@ class IntentParser:
             spot = _claim(question_words, positions, used, norms)
             return (names[0],), (), [spot] if spot else []
         said = frozenset(norms)
+        soft_head = _soft_head(norms, question_words, positions)
         whole = {
             label.metric
             for label in holders
-            if label.keys - question_words <= said & SOFT and label.keys - question_words
+            if label.keys - question_words
+            and (
+                label.keys - question_words <= said & SOFT
+                or (label.keys - question_words <= SOFT and soft_head)
+            )
         }
         if len(whole) == 1 and len(names) > 1:
             # Several lines hold the words, but one holds besides only a soft word the
             # question says elsewhere, as its operation's ("the net change in revenue" over
-            # "Net revenue", "Rider revenue", "Base revenue"): the others narrow it by a word
-            # the question does not say.
+            # "Net revenue", "Rider revenue", "Base revenue"), or only soft words when the
+            # question asks for the whole in a word of its own ("the total of inventories"
+            # over "Inventories, net" and "Inventory step-up", ADR 0055): the others narrow
+            # it by a word the question does not say.
             spot = _claim(question_words, positions, used, norms)
             return (whole.pop(),), (), [spot] if spot else []
         if 1 <= len(names) <= 6:
@@ -597,6 +604,24 @@ class IntentParser:
                     used[i] = True
             return (), (Ambiguity("metric", tuple(names)),), []
         return None
+
+
+def _soft_head(
+    norms: Sequence[str], question_words: frozenset[str], positions: dict[str, list[int]]
+) -> bool:
+    """Whether the question says a soft word as the figure itself, apart from the words
+    that name the line ("the total of inventories", "inventories in total"), not as a word
+    of the line's name ("total net revenue", which may name a Total line not held)."""
+    named = {i for word in question_words for i in positions[word]}
+
+    def names_the_line(at: int) -> bool:  # followed, past other soft words, by the name
+        after = next((j for j in range(at + 1, len(norms)) if norms[j] not in SOFT), -1)
+        return after in named
+
+    return any(
+        norm in SOFT and norm not in question_words and not names_the_line(i)
+        for i, norm in enumerate(norms)
+    )
 
 
 def _held_but_for_soft(
