@@ -223,9 +223,7 @@ def _undated(label: str) -> str:
 
 # A month the question names: "from jan 2008 to dec 2008", "as of june 30". "May" is a month
 # only before a day or a year, else it is the verb.
-_ASKED_MONTH = re.compile(
-    rf"\b(?:(?!may\b)(?:{MONTH_NAMES})|may(?=\.?\s*\d))\b\.?", re.IGNORECASE
-)
+_ASKED_MONTH = re.compile(rf"\b(?:(?!may\b)(?:{MONTH_NAMES})|may(?=\.?\s*\d))\b\.?", re.IGNORECASE)
 
 
 def _month_of(word: str) -> int:

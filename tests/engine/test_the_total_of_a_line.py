@@ -32,4 +32,3 @@ def test_the_line_named_without_a_whole_asked_is_still_asked_back() -> None:
 
     assert answer.status == "clarify"
     assert not answer.figures
-
