@@ -277,7 +277,8 @@ class ConversationSession:
             metrics, periods = (), ()
             kept = [c for c in kept if c.slot not in ("metric", "period")]
         dated = not asked.metrics and self._dated(asked, figure.metric or "")
-        if metrics and not _loose_within(asked.loose, metrics) and not dated:
+        described = _loose_within(asked.loose, metrics, said=turn.question)
+        if metrics and not described and not dated:
             return resolved.with_(referent=""), tuple(carried)
         kept.append(Carried("result", _result_words(figure), number, turn.question, figure))
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
@@ -849,10 +850,13 @@ def _result_words(figure: Figure) -> str:
     return f"{what} of {figure.display or figure.value}"
 
 
-def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...]) -> bool:
+def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...], *, said: str = "") -> bool:
     """Words the question did not link may only repeat the carried metric's own words
-    ("this 2005 exercise price" of "weighted average exercise price per share")."""
-    held = {w for metric in metrics for w in words(metric)}
+    ("this 2005 exercise price" of "weighted average exercise price per share"), or the
+    words the question that gave the result described it in (`said`): "that performance
+    value in 2012" after "the change in the performance value of the index" names the index's
+    figure again, in the user's own words, not a narrower one."""
+    held = {w for metric in metrics for w in words(metric)} | set(words(said))
     return all(set(words(word)) <= held for word in loose)
 
 
