@@ -47,3 +47,38 @@ def test_words_the_earlier_question_never_used_still_narrow_the_figure() -> None
         "and this change is what percentage of that dividend performance in 2019?",
     )
     assert second.status != "found"
+
+
+# A bridge: what moved one year's figure to the next, step by step.
+BRIDGE_ROWS = [
+    ["", "amount ( in millions )"],
+    ["2030 net sales", "480.0"],
+    ["fuel surcharge", "8.0"],
+    ["fleet expansion", "15.0"],
+    ["lost contracts", "-3.0"],
+    ["2031 net sales", "500.0"],
+]
+
+
+def test_a_step_of_a_bridge_is_a_figure_of_the_closing_year() -> None:
+    (answer,) = ask(BRIDGE_ROWS, "what was the fleet expansion in 2031?")
+    assert answer.status == "found", answer.text
+    assert [f.value for f in answer.figures] == [Decimal("15.0")]
+
+
+def test_a_step_divided_by_the_change_named_after_the_phrase_is_the_part() -> None:
+    first, second = ask(
+        BRIDGE_ROWS,
+        "by how much did net sales change from 2030 to 2031?",
+        "and the 2031 fuel surcharge divided by that net change?",
+    )
+    assert computed(first) == Decimal("20.0")
+    assert second.status == "found", second.text
+    assert computed(second) == Decimal("0.4")
+
+
+def test_lines_between_two_different_figures_keep_no_year() -> None:
+    rows = [["", "amount"], ["2030 net sales", "480.0"], ["fuel surcharge", "8.0"],
+            ["2031 operating costs", "300.0"]]  # fmt: skip
+    (answer,) = ask(rows, "what was the fuel surcharge in 2031?")
+    assert answer.status != "found"
