@@ -71,6 +71,8 @@ class ConversationSession:
             intent = self._settled_by_reply(intent)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
+        if "figure" in intent.points_back and len(intent.metrics) == 1 and not intent.referent:
+            intent = self._named_again(intent, carried)
         if intent.again and intent.periods and not intent.metrics:
             return self._again(intent)
         side_by_side = self._side_by_side(intent)
@@ -418,6 +420,24 @@ class ConversationSession:
                 return intent.with_(metrics=(*intent.metrics, metric), ambiguous=())
             if given:
                 return intent
+        return intent
+
+    def _named_again(self, intent: Intent, carried: list[Carried]) -> Intent:
+        """ "That total in 2013" after "the total of purchase commitments in 2010 and 2011":
+        a demonstrative before some of the words of the figure the conversation is on names
+        that figure again, not a shorter line that happens to be labelled with those words.
+        Only the figure the latest question naming one was answered about."""
+        named = intent.metrics[0]
+        for number, turn in self._recent():
+            if not turn.intent.metrics:
+                continue
+            if turn.status != "found" or len(turn.intent.metrics) != 1:
+                return intent
+            metric = turn.intent.metrics[0]
+            if metric == named or not set(words(named)) < set(words(metric)):
+                return intent
+            carried.append(Carried("metric", metric, number, turn.question))
+            return intent.with_(metrics=(metric,))
         return intent
 
     def _settled_by_reply(self, intent: Intent) -> Intent:

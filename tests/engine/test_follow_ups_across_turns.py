@@ -82,3 +82,31 @@ def test_lines_between_two_different_figures_keep_no_year() -> None:
             ["2031 operating costs", "300.0"]]  # fmt: skip
     (answer,) = ask(rows, "what was the fuel surcharge in 2031?")
     assert answer.status != "found"
+
+
+DOCK_ROWS = [
+    ["", "2031", "2030"],
+    ["total dock charges", "70", "60"],
+    ["pilotage", "5", "4"],
+    ["total", "75", "64"],
+]
+
+
+def test_that_and_a_word_of_the_figure_on_hand_names_that_figure_again() -> None:
+    first, second = ask(
+        DOCK_ROWS,
+        "what were total dock charges in 2030 and 2031 together?",
+        "and that total in 2031 alone?",
+    )
+    assert computed(first) == Decimal("130")
+    assert second.status == "found", second.text
+    assert [f.value for f in second.figures] == [Decimal("70")]
+
+
+def test_the_shorter_line_is_still_asked_without_pointing_back() -> None:
+    *_, second = ask(
+        DOCK_ROWS,
+        "what were total dock charges in 2030 and 2031 together?",
+        "and the total in 2031?",
+    )
+    assert [f.value for f in second.figures] == [Decimal("75")]
