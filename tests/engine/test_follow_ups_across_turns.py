@@ -110,3 +110,38 @@ def test_the_shorter_line_is_still_asked_without_pointing_back() -> None:
         "and the total in 2031?",
     )
     assert [f.value for f in second.figures] == [Decimal("75")]
+
+
+def test_a_figure_asked_again_is_the_one_an_earlier_answer_gave() -> None:
+    first, second, third = ask(
+        DOCK_ROWS,
+        "by how much did pilotage change from 2030 to 2031?",
+        "and the specific figure for 2030 again?",
+        "and what percentage rise is this over the span?",
+    )
+    assert computed(first) == Decimal("1")
+    assert second.status == "found", second.text
+    assert [f.value for f in second.figures] == [Decimal("4")]
+    # Said again, the 2030 figure is no new result: "this" is still the change.
+    assert third.status == "found", third.text
+    assert computed(third) == Decimal("25")
+
+
+def test_a_figure_asked_again_is_not_the_line_the_conversation_moved_to() -> None:
+    *_, again = ask(
+        DOCK_ROWS,
+        "by how much did pilotage change from 2030 to 2031?",
+        "what were total dock charges in 2031?",
+        "and the specific value for 2030 again?",
+    )
+    assert [f.value for f in again.figures] == [Decimal("4")]
+
+
+def test_a_figure_asked_again_that_no_answer_gave_is_not_guessed() -> None:
+    *_, again = ask(
+        DOCK_ROWS,
+        "by how much did pilotage change from 2030 to 2031?",
+        "and the value for 2029 again?",
+    )
+    assert again.status != "found"
+    assert not again.figures
