@@ -70,6 +70,8 @@ _GENERIC = lexicon("amount value figure number")
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 PRONOUNS = DEMONSTRATIVES | {"it"}
 _ADJECTIVES = lexicon("net total combined overall annual same")
+# Words that may stand between a denominator phrase and the result it names as the whole.
+_BEFORE_A_WHOLE = frozenset({"the", "a", "an", *DEMONSTRATIVES}) | _ADJECTIVES
 # Words that only say "is a share of" once a denominator phrase is read.
 _SHARE_VERBS = lexicon("represent represents representing")
 # Operator words before a constant, and the operation each makes.
@@ -171,12 +173,13 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
             # earlier answer gave.
             referent, at = "change", _take_first(norms, used, _CHANGE_WORDS)
     # The whole is the operand right after the denominator phrase ("in relation to that
-    # change", "divided by this total"); a referent elsewhere is the part.
+    # change", "divided by this total", "divided by that net change": pointing words and
+    # the adjectives of a result may stand between); a referent elsewhere is the part.
     referent_first = not (
         marker is not None
         and at is not None
         and at >= marker[0]
-        and all(n in ("the", "a", "an") for n in norms[marker[0] : at])
+        and all(n in _BEFORE_A_WHOLE for n in norms[marker[0] : at])
     )
     whole_at = marker[0] if marker is not None and not _counts_times(norms, marker[0]) else -1
     return Reading(

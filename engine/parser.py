@@ -43,6 +43,7 @@ STOP = lexicon(
     like level figure ok okay
     thousand thousands million millions billion billions dollar dollars
     concerning regarding considering throughout
+    again specific specifically
     """
 )
 # Measures computed from two figures (engine/measures.py) link only when named in full.

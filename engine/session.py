@@ -71,8 +71,12 @@ class ConversationSession:
             intent = self._settled_by_reply(intent)
         if intent.kind == "unsupported" or intent.ambiguous:
             return intent, ()
+        if "figure" in intent.points_back and len(intent.metrics) == 1 and not intent.referent:
+            intent = self._named_again(intent, carried)
         if intent.again and intent.periods and not intent.metrics:
             return self._again(intent)
+        if _repeats(intent):
+            return self._given_again(intent)
         side_by_side = self._side_by_side(intent)
         if side_by_side is not None:
             return side_by_side
@@ -277,7 +281,8 @@ class ConversationSession:
             metrics, periods = (), ()
             kept = [c for c in kept if c.slot not in ("metric", "period")]
         dated = not asked.metrics and self._dated(asked, figure.metric or "")
-        if metrics and not _loose_within(asked.loose, metrics) and not dated:
+        described = _loose_within(asked.loose, metrics, said=turn.question)
+        if metrics and not described and not dated:
             return resolved.with_(referent=""), tuple(carried)
         kept.append(Carried("result", _result_words(figure), number, turn.question, figure))
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
@@ -400,10 +405,21 @@ class ConversationSession:
         """The last answer that gave results, when one of them is a change (a question asked
         back or refused in between gave none, so "it" still points past it)."""
         for number, turn in self._recent():
-            if turn.results:
+            if turn.results and not self._said_before(number):
                 roles = {f.role_or_kind for f in turn.results}
                 return (number, turn) if "change" in roles else None
         return None
+
+    def _said_before(self, number: int) -> bool:
+        """Whether question `number` asked for a figure again ("the value for 2009 again")
+        and its answer only said facts an earlier answer gave: it adds no result, so "this"
+        past it still means the change."""
+        if not set(words(self.turns[number - 1].question)) & _REPEATING:
+            return False
+        earlier = {_said(f) for turn in self.turns[: number - 1] for f in turn.results
+                   if f.kind == "fact"}  # fmt: skip
+        results = self.turns[number - 1].results
+        return all(f.kind == "fact" and _said(f) in earlier for f in results)
 
     def _settled_by_conversation(self, intent: Intent, carried: list[Carried]) -> Intent:
         """ "That fair value", "the 2014 value": of the figures the words could mean, the
@@ -418,6 +434,45 @@ class ConversationSession:
             if given:
                 return intent
         return intent
+
+    def _named_again(self, intent: Intent, carried: list[Carried]) -> Intent:
+        """ "That total in 2013" after "the total of purchase commitments in 2010 and 2011":
+        a demonstrative before some of the words of the figure the conversation is on names
+        that figure again, not a shorter line that happens to be labelled with those words.
+        Only the figure the latest question naming one was answered about."""
+        named = intent.metrics[0]
+        for number, turn in self._recent():
+            if not turn.intent.metrics:
+                continue
+            if turn.status != "found" or len(turn.intent.metrics) != 1:
+                return intent
+            metric = turn.intent.metrics[0]
+            if metric == named or not set(words(named)) < set(words(metric)):
+                return intent
+            carried.append(Carried("metric", metric, number, turn.question))
+            return intent.with_(metrics=(metric,))
+        return intent
+
+    def _given_again(self, asked: Intent) -> tuple[Intent, tuple[Carried, ...]]:
+        """ "And the specific value for 2009 again?": a figure an earlier answer gave, for
+        that period, is asked to be said again. The latest answer that gave one fact of that
+        period names it; when none did, or one gave several, it is asked back rather than
+        read as the figure the conversation is on (which may be another line)."""
+        period = asked.periods[0]
+        for number, turn in self._recent():
+            facts = [f for f in turn.results if f.kind == "fact" and f.period == period]
+            if len(facts) > 1 or (facts and not facts[0].metric):
+                break
+            if facts:
+                figure = facts[0]
+                carried = [Carried("metric", figure.metric or "", number, turn.question)]
+                entities = (figure.entity,) if figure.entity else asked.entities
+                if entities:
+                    carried.insert(0, Carried("entity", entities[0], number, turn.question))
+                return asked.with_(
+                    kind="lookup", entities=entities, metrics=(figure.metric or "",)
+                ), tuple(carried)
+        return asked.with_(kind="comparison", operation="ratio", referent="?"), ()
 
     def _settled_by_reply(self, intent: Intent) -> Intent:
         """ "At end of period.", right after "Which figure do you mean: ... at beginning of
@@ -769,6 +824,23 @@ class ConversationSession:
             yield index + 1, self.turns[index]
 
 
+def _said(fact: Figure) -> tuple[object, ...]:
+    """What makes two facts the same statement: their figure, period, value and sources (a
+    passage's sentence may state several figures, so sources alone do not tell)."""
+    return (fact.entity, fact.metric, fact.period, fact.value, fact.sources)
+
+
+def _repeats(intent: Intent) -> bool:
+    """A question asking for one period's figure to be said again ("the value for 2016
+    again", "that specific value in 2011"), naming no figure and no calculation."""
+    said = set(words(intent.question)) & _REPEATING
+    bare = not (intent.metrics or intent.operation or intent.referent or intent.loose)
+    return bool(said) and bare and len(intent.periods) == 1 and intent.kind != "unsupported"
+
+
+_REPEATING = frozenset(words("again specific specifically"))
+
+
 def _asked_of(intent: Intent, metrics: tuple[str, ...]) -> bool:
     """Whether what the question asks of a figure fits the carried ones: a security's price
     or return only of lines that name a company or an index."""
@@ -849,10 +921,13 @@ def _result_words(figure: Figure) -> str:
     return f"{what} of {figure.display or figure.value}"
 
 
-def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...]) -> bool:
+def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...], *, said: str = "") -> bool:
     """Words the question did not link may only repeat the carried metric's own words
-    ("this 2005 exercise price" of "weighted average exercise price per share")."""
-    held = {w for metric in metrics for w in words(metric)}
+    ("this 2005 exercise price" of "weighted average exercise price per share"), or the
+    words the question that gave the result described it in (`said`): "that performance
+    value in 2012" after "the change in the performance value of the index" names the index's
+    figure again, in the user's own words, not a narrower one."""
+    held = {w for metric in metrics for w in words(metric)} | set(words(said))
     return all(set(words(word)) <= held for word in loose)
 
 

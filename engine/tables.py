@@ -172,10 +172,11 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
         headings = [_series_name(h, caption) for h in headings]
     bare_lines = _period_lines(lines) if dated_lines else set()
     closing = _closing_line(lines) if caption else None
+    steps_in = _bridged_period(lines) if down_the_side else None
     facts: list[TableFact] = []
     for label, section, values in lines:
         name = _line_name(label, section, len(sections_of[label]) > 1)
-        own = _period(label) if dated_lines else None
+        own = (_period(label) or steps_in) if dated_lines else None
         bare = label in bare_lines
         if own is not None:
             name = _without_year(name)
@@ -231,6 +232,24 @@ def _closing_line(lines: Sequence[tuple[str, str, Sequence[object]]]) -> str | N
     if not (_OPENING.search(first) and _CLOSING.search(last)):
         return None
     return lines[-1][0] if _moment_free(first) == _moment_free(last) else None
+
+
+def _bridged_period(lines: Sequence[tuple[str, str, Sequence[object]]]) -> str | None:
+    """The period a bridge's steps fall in: a column of figures that opens on one year's
+    line and closes on the next's ("2007 net revenue" ... "2008 net revenue"), every line
+    between undated, shows what moved the figure during the closing year, so each step is a
+    figure of that year ("the 2008 rider revenue"). None for any other table."""
+    if len(lines) < 3:
+        return None
+    first, last = lines[0][0], lines[-1][0]
+    opening, closing = _period(first), _period(last)
+    if opening is None or closing is None or opening >= closing:
+        return None
+    if _without_year(first).lower() != _without_year(last).lower():
+        return None
+    if any(_period(label) is not None for label, _, _ in lines[1:-1]):
+        return None
+    return closing
 
 
 def _moment_free(label: str) -> list[str]:

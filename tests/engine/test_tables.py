@@ -50,8 +50,10 @@ def test_a_table_whose_years_run_down_the_side_reads_them_from_the_lines() -> No
 
     assert facts[("grain sales", "FY2030")] == Decimal("512.0")
     assert facts[("grain sales", "FY2031")] == Decimal("494.4")
-    assert facts[("weather", "")] == Decimal("-14.5")
-    assert facts[("export duty", "")] == Decimal("-3.1")
+    # The lines between are the steps from one year's figure to the next: the closing
+    # year's (ADR 0056).
+    assert facts[("weather", "FY2031")] == Decimal("-14.5")
+    assert facts[("export duty", "FY2031")] == Decimal("-3.1")
 
 
 def test_one_column_of_values_drops_its_heading_from_the_names() -> None:
