@@ -642,7 +642,8 @@ def _states_the_figure(
     said = operation_words(intent.question)
     topic = intent_topic(intent.topic)
     for sentence in kept:
-        about = topic.coverage(text_words(_ASIDE.sub(" ", sentence))) >= _ABOUT_IT
+        held = text_words(_ASIDE.sub(" ", sentence))
+        about = topic.coverage(held) >= _ABOUT_IT and not topic.negation_missing(held)
         for number in _CITED.findall(sentence):
             context = cited[int(number) - 1].text if int(number) <= len(cited) else ""
             if about and states_figure(sentence, asked, years, said, context):

@@ -75,6 +75,8 @@ FRAME = (
         although though while whether due rationale"""
 )
 _CHANGE_WEIGHT = 0.5
+# Words that make what follows them its opposite ("non-vested", "not included").
+NEGATING = _lexicon("non not no without excluding except")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +116,12 @@ class Topic:
         if not total:
             return 1.0
         return sum(self.weight(t) for t in self.held(text_words)) / total
+
+    def negation_missing(self, text_words: frozenset[str]) -> bool:
+        """Whether the text lacks a word of the topic that turns the rest into its opposite:
+        a text on "vested shares" or the "consumer provision" is not about "non-vested
+        shares" or the "non-consumer provision", however much else it shares (ADR 0053)."""
+        return any(t in NEGATING and not _holds(t, text_words) for t in self.terms)
 
     def missing(self, text_words: frozenset[str]) -> tuple[str, ...]:
         """The words of the question, as written, whose terms the text lacks."""
