@@ -69,10 +69,11 @@ from engine.sentence_figures import (
     reading_topic,
 )
 from engine.session import ConversationSession
+from engine.stated import MIN_TOPIC_TERMS
 from engine.store import KnowledgeStore
 from engine.timeframe import period_sort_key, read_timeframe
 from engine.tools import TOOL_SCHEMAS, Toolbox
-from engine.topic import intent_topic, text_words
+from engine.topic import intent_topic, joined_terms, text_words
 from engine.types import (
     DEFAULT_CLEARANCE,
     Answer,
@@ -297,7 +298,9 @@ class _Run:
         if intent.kind == "unsupported":
             yield from self._finish("not_found", UNSUPPORTED_TEXT)
         elif intent.kind == "narrative":
-            yield from self._narrative(intent, vocabulary, figure_asked(intent.question))
+            pointing = "figure" in intent.points_back
+            asked = figure_asked(intent.question, points_at_figure=pointing)
+            yield from self._narrative(intent, vocabulary, asked)
         elif _calculation_unread(intent):
             # A calculation asked that was not read: the figures it would start from are not
             # its answer (ADR 0040).
@@ -641,9 +644,15 @@ def _states_the_figure(
     years = {period_sort_key(p)[0] for p in intent.periods}
     said = operation_words(intent.question)
     topic = intent_topic(intent.topic)
+    if len(topic.terms) < MIN_TOPIC_TERMS:
+        # One word ("revenue", "due") names too little to say which figure a sentence
+        # states: which revenue is asked back, as for reading a figure (ADR 0041, 0053).
+        return False
+    joined = joined_terms(intent.question, topic)
     for sentence in kept:
         held = text_words(_ASIDE.sub(" ", sentence))
         about = topic.coverage(held) >= _ABOUT_IT and not topic.negation_missing(held)
+        about = about and joined <= held
         for number in _CITED.findall(sentence):
             context = cited[int(number) - 1].text if int(number) <= len(cited) else ""
             if about and states_figure(sentence, asked, years, said, context):

@@ -164,6 +164,19 @@ def question_topic(question: str, *, names: Iterable[str] = ()) -> Topic:
     return Topic.of(pairs)
 
 
+def joined_terms(question: str, topic: Topic) -> frozenset[str]:
+    """The topic's words either side of an "and" ("cash from operating and investing
+    activities", "interest and penalties"): the question names both, so a text naming one of
+    them is about the one only, however much else it shares (ADR 0053)."""
+    roots = [root(normalise_word(t)) for t in TOKEN.findall(question)]
+    terms = frozenset(topic.terms)
+    joined: set[str] = set()
+    for before, word, after in zip(roots, roots[1:], roots[2:], strict=False):
+        if word == "and" and before in terms and after in terms:
+            joined.update((before, after))
+    return frozenset(joined)
+
+
 def intent_topic(topic_words: Iterable[str]) -> Topic:
     """The topic of a parsed question (Intent.topic: its words outside names and periods)."""
     return Topic.of((w, normalise_word(w)) for w in topic_words)

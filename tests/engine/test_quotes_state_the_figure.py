@@ -8,14 +8,16 @@ from __future__ import annotations
 from decimal import Decimal
 
 from engine.answer import answer_question
+from engine.parser import figure_asked
 from engine.providers.mock import MockProvider
+from engine.session import ConversationSession
 from engine.store import InMemoryStore
 from engine.types import PUBLIC, Answer, Fact, Passage, Term
 
 QUAY = "Quayside Holdings"
 
 
-def _ask(question: str, *texts: str) -> Answer:
+def _ask(question: str, *texts: str, session: ConversationSession | None = None) -> Answer:
     store = InMemoryStore(
         entities=[Term(QUAY)],
         metrics=[Term("Revenue")],
@@ -32,7 +34,8 @@ def _ask(question: str, *texts: str) -> Answer:
             for i, text in enumerate(texts)
         ],
     )
-    return answer_question(question, store, MockProvider())
+    history = session.history() if session is not None else None
+    return answer_question(question, store, MockProvider(), session=session, history=history)
 
 
 def _not_quoted(answer: Answer) -> None:
@@ -89,3 +92,43 @@ def test_a_percent_stating_the_rate_asked_still_answers() -> None:
 
     assert answer.status in ("found", "answered")
     assert "6" in answer.text
+
+
+def test_which_of_two_figures_is_greater_is_a_number_question() -> None:
+    assert figure_asked("Which one is greater: the berth fees or the crane fees?") == "computed"
+
+    answer = _ask(
+        "Which one is greater: the berth fees or the crane fees?",
+        "In 2022 berth fees came to $4 million, and crane fees to $3 million.",
+    )
+
+    # Two figures settle it; quoting the sentence that holds both does not.
+    _not_quoted(answer)
+
+
+def test_a_sentence_naming_one_of_two_joined_items_does_not_state_their_figure() -> None:
+    answer = _ask(
+        "What was the net cash from berthing and towing activities in 2022?",
+        "Net cash from berthing activities was $8 million in 2022.",
+    )
+
+    # Berthing and towing are both asked; the sentence states berthing alone.
+    _not_quoted(answer)
+
+
+def test_those_figures_asked_again_for_a_year_are_a_number_question() -> None:
+    texts = ("Berthing tonnages were 41,000 tonnes in 2021. The quay was extended in 2022.",)
+    session = ConversationSession(scope=QUAY)
+    _ask("What was the change in berthing tonnages from 2021 to 2022?", *texts, session=session)
+
+    answer = _ask("and what were those berthing tonnages in 2022?", *texts, session=session)
+
+    # The figure is asked again, for 2022; the only sentence stating it is about 2021.
+    _not_quoted(answer)
+
+
+def test_one_word_names_too_little_for_a_sentence_to_state_its_figure() -> None:
+    answer = _ask("What were the fees in 2022?", "Berth fees were $4 million in 2022.")
+
+    # Berth fees are one kind of fee: which fees is asked back, not quoted.
+    _not_quoted(answer)
