@@ -25,7 +25,7 @@ from typing import Any, TypedDict, Unpack
 from engine.cache import PerSnapshot, visible_vocabulary
 from engine.errors import ANSWERED_FAILURES, ProviderError
 from engine.gate import SecurityGate
-from engine.grounding import Grounder, cites, sentences, states_figure
+from engine.grounding import Grounder, cites, lists_amounts, sentences, states_figure
 from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
 from engine.measures import (
     cannot_expand,
@@ -41,6 +41,7 @@ from engine.nearby import PERIOD_CHOICES, visible
 from engine.parser import (
     FigureAsked,
     IntentParser,
+    asks_total,
     calculation_words,
     constant_operand,
     figure_asked,
@@ -649,10 +650,13 @@ def _states_the_figure(
         # states: which revenue is asked back, as for reading a figure (ADR 0041, 0053).
         return False
     joined = joined_terms(intent.question, topic)
+    # "The total ... in 2007 and 2006", "the total value of the carryforwards": a total over
+    # several figures, which a sentence listing them one by one does not state.
+    total = asked == "amount" and len(intent.periods) > 1 and asks_total(intent.question)
     for sentence in kept:
         held = text_words(_ASIDE.sub(" ", sentence))
         about = topic.coverage(held) >= _ABOUT_IT and not topic.negation_missing(held)
-        about = about and joined <= held
+        about = about and joined <= held and not (total and lists_amounts(sentence))
         for number in _CITED.findall(sentence):
             context = cited[int(number) - 1].text if int(number) <= len(cited) else ""
             if about and states_figure(sentence, asked, years, said, context):

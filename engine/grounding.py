@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from engine.passages import sentences as passage_sentences
 from engine.text import words
@@ -292,6 +293,17 @@ def _word_base(word: str) -> str:
 
 _ENDINGS = "e|es|s|d|ed|ing|ion|ions"
 _WEIGHTED_AVERAGE = re.compile(r"\bweighted[\s-]+average", re.IGNORECASE)
+
+
+def lists_amounts(sentence: str) -> bool:
+    """Whether a sentence states amounts side by side ("$30 million and $36 million", "$2.2
+    billion and $2.4 billion, respectively"): each is one figure, none is their total."""
+    text = _DAY.sub(" ", _CITATION.sub(" ", sentence))
+    spans = figure_spans(text)
+    return any(_LIST_GAP.fullmatch(text[first[1] : second[0]]) for first, second in pairwise(spans))
+
+
+_LIST_GAP = re.compile(r"\s*(?:,|and|,\s*and)\s*", re.IGNORECASE)
 
 
 # The day of a date ("as of december 31, 2015") is part of the period, not a figure stated.

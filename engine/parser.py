@@ -1230,6 +1230,11 @@ def _asks_how_or_what_for(norms: Sequence[str]) -> bool:
     return manner or about
 
 
+def asks_total(question: str) -> bool:
+    """Whether a question asks for a total ("the total ...", "the aggregate ...")."""
+    return not LINE_ITEM_WORDS.isdisjoint(normalise_word(t) for t in TOKEN.findall(question))
+
+
 def operation_words(question: str) -> tuple[str, ...]:
     """The arithmetic words a question uses ("average", "ratio"): a sentence that states a
     computed figure says them too."""

@@ -132,3 +132,23 @@ def test_one_word_names_too_little_for_a_sentence_to_state_its_figure() -> None:
 
     # Berth fees are one kind of fee: which fees is asked back, not quoted.
     _not_quoted(answer)
+
+
+def test_a_total_over_two_years_is_not_stated_by_the_two_figures_listed() -> None:
+    answer = _ask(
+        "What were the total berth fee rebates in 2021 and 2022?",
+        "Berth fee rebates came to $2 million and $3 million in 2021 and 2022, respectively.",
+    )
+
+    # Each year's rebate is stated; their total is not, and is not quoted as if it were.
+    _not_quoted(answer)
+
+
+def test_one_total_stated_for_two_dates_still_answers() -> None:
+    answer = _ask(
+        "What were the total berth fee rebates owed at the end of 2021 and 2022?",
+        "The total berth fee rebates owed were about $2 million at the end of 2022 and 2021.",
+    )
+
+    assert answer.status in ("found", "answered")
+    assert "2 million" in answer.text
