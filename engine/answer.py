@@ -25,7 +25,7 @@ from typing import Any, TypedDict, Unpack
 from engine.cache import PerSnapshot, visible_vocabulary
 from engine.errors import ANSWERED_FAILURES, ProviderError
 from engine.gate import SecurityGate
-from engine.grounding import Grounder, cites, sentences, states_figure
+from engine.grounding import Grounder, cites, lists_amounts, sentences, states_figure
 from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
 from engine.measures import (
     cannot_expand,
@@ -41,6 +41,7 @@ from engine.nearby import PERIOD_CHOICES, visible
 from engine.parser import (
     FigureAsked,
     IntentParser,
+    asks_total,
     calculation_words,
     constant_operand,
     figure_asked,
@@ -69,10 +70,11 @@ from engine.sentence_figures import (
     reading_topic,
 )
 from engine.session import ConversationSession
+from engine.stated import MIN_TOPIC_TERMS
 from engine.store import KnowledgeStore
 from engine.timeframe import period_sort_key, read_timeframe
 from engine.tools import TOOL_SCHEMAS, Toolbox
-from engine.topic import intent_topic, text_words
+from engine.topic import intent_topic, joined_terms, text_words
 from engine.types import (
     DEFAULT_CLEARANCE,
     Answer,
@@ -297,7 +299,9 @@ class _Run:
         if intent.kind == "unsupported":
             yield from self._finish("not_found", UNSUPPORTED_TEXT)
         elif intent.kind == "narrative":
-            yield from self._narrative(intent, vocabulary, figure_asked(intent.question))
+            pointing = "figure" in intent.points_back
+            asked = figure_asked(intent.question, points_at_figure=pointing)
+            yield from self._narrative(intent, vocabulary, asked)
         elif _calculation_unread(intent):
             # A calculation asked that was not read: the figures it would start from are not
             # its answer (ADR 0040).
@@ -641,8 +645,18 @@ def _states_the_figure(
     years = {period_sort_key(p)[0] for p in intent.periods}
     said = operation_words(intent.question)
     topic = intent_topic(intent.topic)
+    if len(topic.terms) < MIN_TOPIC_TERMS:
+        # One word ("revenue", "due") names too little to say which figure a sentence
+        # states: which revenue is asked back, as for reading a figure (ADR 0041, 0053).
+        return False
+    joined = joined_terms(intent.question, topic)
+    # "The total ... in 2007 and 2006", "the total value of the carryforwards": a total over
+    # several figures, which a sentence listing them one by one does not state.
+    total = asked == "amount" and len(intent.periods) > 1 and asks_total(intent.question)
     for sentence in kept:
-        about = topic.coverage(text_words(_ASIDE.sub(" ", sentence))) >= _ABOUT_IT
+        held = text_words(_ASIDE.sub(" ", sentence))
+        about = topic.coverage(held) >= _ABOUT_IT and not topic.negation_missing(held)
+        about = about and joined <= held and not (total and lists_amounts(sentence))
         for number in _CITED.findall(sentence):
             context = cited[int(number) - 1].text if int(number) <= len(cited) else ""
             if about and states_figure(sentence, asked, years, said, context):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from engine.passages import sentences as passage_sentences
 from engine.text import words
@@ -226,6 +227,7 @@ def sentences(deltas: Iterable[str]) -> Iterator[str]:
         yield buffer.strip()
 
 
+_SHARE_OF = re.compile(r"\s*of\b", re.IGNORECASE)
 _CHANGE_REACH = 4  # words a change word may stand before the amount it moved
 
 
@@ -254,8 +256,7 @@ def states_figure(
     a question for a number (ADR 0040). A sentence naming no year is read in its passage,
     `context`, which must name an asked year."""
     wanted = set(years)
-    lowered = sentence.lower()
-    if asked == "computed" and not any(re.search(rf"\b{w[:5]}", lowered) for w in said):
+    if asked == "computed" and not says_operation(sentence, said):
         return False
     if wanted and not wanted & (_years_named(sentence) or _years_named(context)):
         return False
@@ -267,10 +268,42 @@ def states_figure(
         # "Fell $4 million", "a $2.1 million increase": the change word says how that
         # amount moved. Elsewhere in the sentence ("to improve products") it does not.
         spans = [s for s in spans if s[2].qualifier != "%" and _moved(text[: s[0]], text[s[1] :])]
+    if asked == "amount":
+        # "16 percent of net sales" is a share of net sales, not their amount (ADR 0053).
+        spans = [s for s in spans if not (s[2].qualifier == "%" and _SHARE_OF.match(text[s[1] :]))]
     stated = [f for _, _, f in spans]
     if asked == "percent":
         stated = [f for f in stated if f.qualifier == "%"]
     return bool(stated)
+
+
+def says_operation(sentence: str, said: Iterable[str]) -> bool:
+    """Whether a sentence says one of the question's operation words itself, in any of its
+    forms ("averaging" for "average", "represented" for "represent"), not another word that
+    only begins alike ("related" is no "relation"), nor the "average" of "weighted average",
+    which names a line item (ADR 0053)."""
+    text = _WEIGHTED_AVERAGE.sub(" ", sentence.lower())
+    return any(re.search(rf"\b{re.escape(_word_base(w))}(?:{_ENDINGS})?\b", text) for w in said)
+
+
+def _word_base(word: str) -> str:
+    """A word without the ending its other forms replace: "average" -> "averag"."""
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+
+
+_ENDINGS = "e|es|s|d|ed|ing|ion|ions"
+_WEIGHTED_AVERAGE = re.compile(r"\bweighted[\s-]+average", re.IGNORECASE)
+
+
+def lists_amounts(sentence: str) -> bool:
+    """Whether a sentence states amounts side by side ("$30 million and $36 million", "$2.2
+    billion and $2.4 billion, respectively"): each is one figure, none is their total."""
+    text = _DAY.sub(" ", _CITATION.sub(" ", sentence))
+    spans = figure_spans(text)
+    return any(_LIST_GAP.fullmatch(text[first[1] : second[0]]) for first, second in pairwise(spans))
+
+
+_LIST_GAP = re.compile(r"\s*(?:,|and|,\s*and)\s*", re.IGNORECASE)
 
 
 # The day of a date ("as of december 31, 2015") is part of the period, not a figure stated.

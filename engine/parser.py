@@ -1101,9 +1101,11 @@ def asks_for_figure(question: str) -> bool:
 FigureAsked = Literal["amount", "change", "percent", "computed"]
 
 
-def figure_asked(question: str) -> FigureAsked | None:
+def figure_asked(question: str, *, points_at_figure: bool = False) -> FigureAsked | None:
     """What kind of number a question asks for, or None when it asks for prose. "How is the
-    rate determined?" and "what is the cost related to?" ask for prose."""
+    rate determined?" and "what is the cost related to?" ask for prose. `points_at_figure`:
+    the question points back at an earlier figure ("and what were those acres in 2015?"):
+    naming a year and asking no prose or names, it asks that figure's amount (ADR 0053)."""
     norms = [normalise_word(t) for t in TOKEN.findall(question)]
     seen = frozenset(norms) - _weighted_only(norms) - _statement_names(norms)
     if norms and _compares(norms, seen):
@@ -1118,7 +1120,9 @@ def figure_asked(question: str) -> FigureAsked | None:
         return "percent"
     if not seen.isdisjoint(CHANGE_OR_GROWTH) and not _names_gains(question, seen):
         return "change"
-    return "amount" if _asks_an_amount(question, norms, seen) else None
+    # "And what were those acres in 2015?": an earlier figure asked again for a year.
+    again = points_at_figure and _names_a_year(norms) and seen.isdisjoint(NAMING)
+    return "amount" if again or _asks_an_amount(question, norms, seen) else None
 
 
 def _asks_prose(norms: Sequence[str], seen: frozenset[str]) -> bool:
@@ -1166,10 +1170,14 @@ def _asks_an_amount(question: str, norms: Sequence[str], seen: frozenset[str]) -
 
 def _compares(norms: Sequence[str], seen: frozenset[str]) -> bool:
     """ "Was A greater than B?", "did A outperform B?": a yes or no that two figures settle,
-    so a number question, not prose (ADR 0050)."""
+    so a number question, not prose (ADR 0050); "which is greater, A or B?" (ADR 0053)."""
     yes_no = norms[0] in _YES_NO
-    return yes_no and (("than" in seen and not seen.isdisjoint(HIGHER_OR_LOWER)) or
-                       not seen.isdisjoint(_OUTDOING))  # fmt: skip
+    if yes_no and (("than" in seen and not seen.isdisjoint(HIGHER_OR_LOWER)) or
+                   not seen.isdisjoint(_OUTDOING)):  # fmt: skip
+        return True
+    # "Which one is greater: A or B?": a choice between two figures the figures settle.
+    opening = list(dropwhile(lambda w: w in _OPENING_LINKS, norms))[:1]
+    return opening == ["which"] and "or" in seen and not seen.isdisjoint(HIGHER_OR_LOWER)
 
 
 _YES_NO = lexicon("is are was were does do did has have")
@@ -1246,6 +1254,11 @@ def _asks_how_or_what_for(norms: Sequence[str]) -> bool:
     manner = any(a == "how" and b not in ("much", "many") for a, b in pairwise(norms))
     about = len(norms) >= 2 and norms[-1] in ("to", "of", "as", "for", "on", "by")
     return manner or about
+
+
+def asks_total(question: str) -> bool:
+    """Whether a question asks for a total ("the total ...", "the aggregate ...")."""
+    return not LINE_ITEM_WORDS.isdisjoint(normalise_word(t) for t in TOKEN.findall(question))
 
 
 def operation_words(question: str) -> tuple[str, ...]:

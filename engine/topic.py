@@ -75,6 +75,8 @@ FRAME = (
         although though while whether due rationale"""
 )
 _CHANGE_WEIGHT = 0.5
+# Words that make what follows them its opposite ("non-vested", "not included").
+NEGATING = _lexicon("non not no without excluding except")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +117,12 @@ class Topic:
             return 1.0
         return sum(self.weight(t) for t in self.held(text_words)) / total
 
+    def negation_missing(self, text_words: frozenset[str]) -> bool:
+        """Whether the text lacks a word of the topic that turns the rest into its opposite:
+        a text on "vested shares" or the "consumer provision" is not about "non-vested
+        shares" or the "non-consumer provision", however much else it shares (ADR 0053)."""
+        return any(t in NEGATING and not _holds(t, text_words) for t in self.terms)
+
     def missing(self, text_words: frozenset[str]) -> tuple[str, ...]:
         """The words of the question, as written, whose terms the text lacks."""
         return tuple(
@@ -154,6 +162,19 @@ def question_topic(question: str, *, names: Iterable[str] = ()) -> Topic:
             continue
         pairs.append((match.group(), norm))
     return Topic.of(pairs)
+
+
+def joined_terms(question: str, topic: Topic) -> frozenset[str]:
+    """The topic's words either side of an "and" ("cash from operating and investing
+    activities", "interest and penalties"): the question names both, so a text naming one of
+    them is about the one only, however much else it shares (ADR 0053)."""
+    roots = [root(normalise_word(t)) for t in TOKEN.findall(question)]
+    terms = frozenset(topic.terms)
+    joined: set[str] = set()
+    for before, word, after in zip(roots, roots[1:], roots[2:], strict=False):
+        if word == "and" and before in terms and after in terms:
+            joined.update((before, after))
+    return frozenset(joined)
 
 
 def intent_topic(topic_words: Iterable[str]) -> Topic:
