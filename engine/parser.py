@@ -226,6 +226,9 @@ class IntentParser:
             self._labels_of_metric[label.metric].append(label)
             known = self._keys_of_metric.get(label.metric, frozenset())
             self._keys_of_metric[label.metric] = known | label.keys
+        self._subject_of_metric = {
+            t.name: frozenset(words(t.subject)) - LABEL_STOP for t in vocabulary.metrics
+        }
         self._single_entity = vocabulary.entities[0].name if len(vocabulary.entities) == 1 else None
 
     def parse(
@@ -268,7 +271,16 @@ class IntentParser:
         # ("net income ... to net income"), is not a word linked to nothing. With several
         # line items linked, such a word may belong to a third one the question means.
         linked = self._metric_keys(metrics) if len(metrics) == 1 else frozenset()
-        generic = _generic_nouns(metrics)
+        # Words of what the one linked line's table is announced as ("the weighted-average
+        # discount rate" of a table of plans): said of the whole table, they narrow no line.
+        # A line named only by "amount" or "value" is not named by them (ADR 0052 keeps
+        # "amount" a series' name; the subject does not stand in for it, ADR 0054).
+        subject = (
+            self._subject_of_metric.get(metrics[0], frozenset())
+            if linked - GENERIC_NOUNS
+            else frozenset()
+        )
+        generic = _generic_nouns(metrics) | subject
         if linked & AMOUNT_HEADS:
             linked |= AMOUNT_HEADS  # "the amortization cost" of "amortization amount"
         for word, norm, taken in zip(texts, norms, used, strict=True):
