@@ -90,12 +90,20 @@ def read_table(
 
 
 # The sentence that announces a table: "the minimum payments ... are as follows :", "the
-# following table summarizes the activity in our reserve :".
+# following table summarizes the activity in our reserve :", "the table below presents X".
+# The announcing verb is any one word after the table's own name ("summarizes", "presents",
+# "sets forth"); the subject runs to the colon, past which the table's headings may follow.
+_TABLE = r"(?:table|chart|schedule)s?"
+_TABLE_NAMED = rf"(?:the\s+)?(?:following\s+{_TABLE}|{_TABLE}\s+below)"
 _ANNOUNCES = (
     re.compile(r"^(?P<subject>.+?)\s+(?:is|are|was|were)\s+(?:approximately\s+)?as\s+follows"),
-    re.compile(
-        r"\bthe\s+following\s+(?:table\s+\w+(?:\s+forth)?|is|are)\s+(?P<subject>[^:]+?)\s*:\s*$"
-    ),
+    re.compile(rf"\b{_TABLE_NAMED}\s+\w+(?:\s+forth)?\s+(?P<subject>[^:]+?)\s*(?::|$)"),
+    re.compile(r"\bthe\s+following\s+(?:is|are)\s+(?P<subject>[^:]+?)\s*:\s*$"),
+    # "X consisted of the following", "X included the following (in millions):" but not
+    # "X had the following impact", whose subject is not what the table holds.
+    re.compile(r"^(?P<subject>.+?)\s+\w+\s+(?:of\s+)?the\s+following\b(?!\s+\w)"),
+    # "X is summarized below", "X are presented as follows".
+    re.compile(r"^(?P<subject>.+?)\s+(?:is|are|was|were)\s+\w+\s+(?:below|as\s+follows)"),
 )
 _DETERMINERS = {"the", "our", "its", "their", "these", "such", "a", "an"}
 # Words that end a noun phrase: what follows qualifies it ("payments under leases").
@@ -115,8 +123,10 @@ def table_caption(text_before: str) -> str:
     """The series a table's announcing sentence names ("the annual debt maturities ( ... )
     for the next five years are as follows :" -> "annual debt maturities"), or "". Only
     such a sentence, the last before the table, names it: anything else is not guessed."""
-    sentences = [s for s in re.split(r"(?<=\.)\s+|\s+\.\s*", text_before.strip()) if s.strip()]
-    last = sentences[-1].strip().lower() if sentences else ""
+    sentences = [
+        s for s in re.split(r"(?<=\.)\s+|\s+\.\s*", text_before.strip()) if re.search(r"\w", s)
+    ]
+    last = sentences[-1].strip(" .").lower() if sentences else ""
     match = next((m for m in (p.search(last) for p in _ANNOUNCES) if m), None)
     return _subject(match["subject"]) if match else ""
 
