@@ -123,12 +123,20 @@ def table_caption(text_before: str) -> str:
     """The series a table's announcing sentence names ("the annual debt maturities ( ... )
     for the next five years are as follows :" -> "annual debt maturities"), or "". Only
     such a sentence, the last before the table, names it: anything else is not guessed."""
+    announced = table_subject(text_before)
+    return _subject(announced) if announced else ""
+
+
+def table_subject(text_before: str) -> str:
+    """What the sentence announcing a table says the table is of, qualifiers and all ("the
+    operating results of our lending segment"), or "" when the last sentence before the
+    table announces nothing."""
     sentences = [
         s for s in re.split(r"(?<=\.)\s+|\s+\.\s*", text_before.strip()) if re.search(r"\w", s)
     ]
     last = sentences[-1].strip(" .").lower() if sentences else ""
     match = next((m for m in (p.search(last) for p in _ANNOUNCES) if m), None)
-    return _subject(match["subject"]) if match else ""
+    return match["subject"].strip() if match else ""
 
 
 def _subject(text: str) -> str:

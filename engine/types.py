@@ -48,9 +48,10 @@ class Term:
     that name it: a name only RESTRICTED material names is known to no answer, one only
     INTERNAL material names only to askers cleared for INTERNAL (`Vocabulary.visible_to`).
 
-    `subject` is what the sentence announcing a metric's table says the table is of
-    ("weighted-average discount rate assumptions", engine/tables.py `table_caption`): a
-    question may say it of every line of the table, so its words narrow none of them.
+    `subject` is what the sentence announcing a metric's table says the table is of,
+    qualifiers and all ("the operating results of our marine segment", engine/tables.py
+    `table_subject`): a question may say it of every line of the table, so its words
+    narrow none of them.
     """
 
     name: str

@@ -52,3 +52,20 @@ def test_a_word_the_announcing_sentence_does_not_hold_still_narrows_the_line() -
     )
 
     assert answer.status == "clarify"
+
+
+SEGMENT = [
+    ["", "2041", "2040"],
+    ["revenue", "8,400", "7,950"],
+    ["operating profit", "1,120", "1,010"],
+]
+
+
+def test_what_qualifies_the_announced_subject_is_said_of_the_table_too() -> None:
+    before = "the table below presents the operating results of our marine segment :"
+    store = page_store("page:osprey", SEGMENT, before, [], before=before)
+
+    answer = _ask(store, "What was the operating profit of the marine segment in 2041?")
+
+    assert answer.status == "found"
+    assert [int(f.value) for f in answer.figures if f.kind == "fact"] == [1120]
