@@ -271,13 +271,14 @@ class IntentParser:
         # ("net income ... to net income"), is not a word linked to nothing. With several
         # line items linked, such a word may belong to a third one the question means.
         linked = self._metric_keys(metrics) if len(metrics) == 1 else frozenset()
-        # Words of what the one linked line's table is announced as ("the weighted-average
-        # discount rate" of a table of plans): said of the whole table, they narrow no line.
-        # A line named only by "amount" or "value" is not named by them (ADR 0052 keeps
-        # "amount" a series' name; the subject does not stand in for it, ADR 0054).
+        # Words of what the linked lines' one table is announced as ("the weighted-average
+        # discount rate" of a table of plans): said of the whole table, they narrow no line,
+        # however many of its lines are linked. A line named only by "amount" or "value" is
+        # not named by them (ADR 0052 keeps "amount" a series' name; ADR 0054).
+        subjects = {self._subject_of_metric.get(m, frozenset()) for m in metrics}
         subject = (
-            self._subject_of_metric.get(metrics[0], frozenset())
-            if linked - GENERIC_NOUNS
+            subjects.pop()
+            if len(subjects) == 1 and self._metric_keys(metrics) - GENERIC_NOUNS
             else frozenset()
         )
         generic = _generic_nouns(metrics) | subject

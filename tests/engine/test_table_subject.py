@@ -69,3 +69,17 @@ def test_what_qualifies_the_announced_subject_is_said_of_the_table_too() -> None
 
     assert answer.status == "found"
     assert [int(f.value) for f in answer.figures if f.kind == "fact"] == [1120]
+
+
+def test_the_subject_is_said_of_every_line_a_question_sets_side_by_side() -> None:
+    asked = (
+        "Was the weighted average coupon rate for corporate bonds higher than for municipal "
+        "bonds in 2041?"
+    )
+    answer = _ask(_store(ANNOUNCED), asked)
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "fact"] == [
+        Decimal("4.40"),
+        Decimal("3.15"),
+    ]
