@@ -109,6 +109,7 @@ _DETERMINERS = {"the", "our", "its", "their", "these", "such", "a", "an"}
 # Words that end a noun phrase: what follows qualifies it ("payments under leases").
 _PHRASE_ENDS = {"for", "under", "at", "as", "of", "in", "on", "with", "by", "from", "to", "during",
                 "excluding", "including", "that", "which", "(", ",", ":"}  # fmt: skip
+_PREPOSITIONS = _PHRASE_ENDS - {"(", ",", ":"}
 # What a sentence calls the table itself; "reconciliation of X", "activity in X" name X.
 _ABOUT_WORDS = {"summary", "reconciliation", "activity", "changes", "rollforward", "composition",
                 "disaggregation"}  # fmt: skip
@@ -136,7 +137,20 @@ def table_subject(text_before: str) -> str:
     ]
     last = sentences[-1].strip(" .").lower() if sentences else ""
     match = next((m for m in (p.search(last) for p in _ANNOUNCES) if m), None)
-    return match["subject"].strip() if match else ""
+    return _from_determiner(match["subject"]) if match else ""
+
+
+def _from_determiner(text: str) -> str:
+    """A subject from its first determiner that no preposition governs: words before it
+    are a page's running header glued to the sentence ("... notes to financial statements
+    the annual debt maturities"), and "of the company" qualifies, it does not start."""
+    words = text.replace("(", " ( ").replace(",", " , ").split()
+    start = next(
+        (i for i, w in enumerate(words)
+         if w in _DETERMINERS and (i == 0 or words[i - 1] not in _PREPOSITIONS)),
+        0,
+    )  # fmt: skip
+    return " ".join(words[start:])
 
 
 def _subject(text: str) -> str:

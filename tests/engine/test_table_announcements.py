@@ -43,3 +43,25 @@ def test_each_way_of_announcing_a_table_names_its_series(announcement: str) -> N
 
 def test_a_sentence_that_announces_no_table_names_nothing() -> None:
     assert table_caption(OPENING + "the fees rose in the following years .") == ""
+
+
+def test_a_running_header_glued_before_the_announcing_sentence_is_not_the_subject() -> None:
+    before = (
+        "tern ltd notes to consolidated financial statements the charter fees receivable "
+        "under these terms for the next years are as follows :"
+    )
+    store = page_store("page:tern", FEES, before, [], before=before)
+
+    answer = answer_question(
+        "What were the charter fees receivable in 2042?", store, MockProvider()
+    )
+
+    assert table_caption(before) == "charter fees receivable"
+    assert answer.status == "found"
+    assert [int(f.value) for f in answer.figures if f.kind == "fact"] == [4480]
+
+
+def test_a_determiner_inside_a_qualifier_does_not_start_the_subject() -> None:
+    before = "total charter fees of the fleet by region were as follows :"
+
+    assert table_caption(before) == "total charter fees"
