@@ -204,6 +204,7 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
         headings = [_series_name(h, caption) for h in headings]
     bare_lines = _period_lines(lines) if dated_lines else set()
     closing = _closing_line(lines) if caption else None
+    balance = _balance_name(lines[0][0], closing) if closing else ""
     facts: list[TableFact] = []
     for label, section, values in lines:
         name = _line_name(label, section, len(sections_of[label]) > 1)
@@ -211,6 +212,8 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
         bare = label in bare_lines
         if own is not None:
             name = _without_year(name)
+        if balance and label in (lines[0][0], closing):
+            name = balance
         for index, parsed in enumerate(values, start=1):
             period = periods[index] if index < len(periods) else None
             period = period or own or ("" if down_the_side else None)
@@ -260,9 +263,33 @@ def _closing_line(lines: Sequence[tuple[str, str, Sequence[object]]]) -> str | N
     if len(lines) < 3:
         return None
     first, last = lines[0][0].lower(), lines[-1][0].lower()
-    if not (_OPENING.search(first) and _CLOSING.search(last)):
+    if not (_OPENING.search(first) and _CLOSING.search(last)) and not _dated_apart(first, last):
         return None
-    return lines[-1][0] if _moment_free(first) == _moment_free(last) else None
+    shared = _moment_free(first)
+    # Lines that are nothing but their dates ("2041" ... "2045") are periods, not balances.
+    return lines[-1][0] if shared and shared == _moment_free(last) else None
+
+
+def _dated_apart(first: str, last: str) -> bool:
+    """Whether the first line is dated a year before the last ("Balance at September 30,
+    2011" ... "Balance at September 28, 2012"): a balance at one year's end and at the
+    next's, whatever day each year ends on."""
+    opening, closing = _period(first), _period(last)
+    return opening is not None and closing is not None and opening < closing
+
+
+_TRAILING_AT = re.compile(r"\s+(?:at|on|as\s+(?:of|at))$", re.IGNORECASE)
+
+
+def _balance_name(first: str, last: str) -> str:
+    """One name for a roll-forward's two balances dated on different days of their years
+    ("Balance at September 30, 2011", "Balance at September 28, 2012" -> "Balance"), so
+    that they are one series by year; "" when their names without the year already agree."""
+    if _without_year(first) == _without_year(last) or not _dated_apart(first, last):
+        return ""
+    opening = _TRAILING_AT.sub("", _without_year(first, keep=False))
+    closing = _TRAILING_AT.sub("", _without_year(last, keep=False))
+    return opening if opening.lower() == closing.lower() else ""
 
 
 def _moment_free(label: str) -> list[str]:
