@@ -302,7 +302,7 @@ class _Run:
             pointing = "figure" in intent.points_back
             asked = figure_asked(intent.question, points_at_figure=pointing)
             yield from self._narrative(intent, vocabulary, asked)
-        elif _calculation_unread(intent):
+        elif _calculation_unread(intent, vocabulary):
             # A calculation asked that was not read: the figures it would start from are not
             # its answer (ADR 0040).
             yield from self._figure_unread(intent, vocabulary)
@@ -628,13 +628,20 @@ def _narrative_messages(
     ]
 
 
-def _calculation_unread(intent: Intent) -> bool:
+def _calculation_unread(intent: Intent, vocabulary: Vocabulary) -> bool:
     """The question calculates (with a number it states, or in words no metric label
-    holds), but the grammar read no operation or constant for it."""
+    holds), but the grammar read no operation or constant for it. The subject of the one
+    linked line's table holds words as its label does: a "weighted average rate" asked of a
+    table of weighted-average rates asks for a line's figure, not an average to take."""
     if constant_operand(intent.question) and not intent.constants:
         return True
     unread = intent.operation is None and not intent.referent
-    return unread and bool(calculation_words(intent.question, intent.metrics))
+    subject = (
+        tuple(t.subject for t in vocabulary.metrics if t.name == intent.metrics[0])
+        if len(intent.metrics) == 1
+        else ()
+    )
+    return unread and bool(calculation_words(intent.question, (*intent.metrics, *subject)))
 
 
 def _states_the_figure(

@@ -227,6 +227,9 @@ class IntentParser:
             self._labels_of_metric[label.metric].append(label)
             known = self._keys_of_metric.get(label.metric, frozenset())
             self._keys_of_metric[label.metric] = known | label.keys
+        self._subject_of_metric = {
+            t.name: frozenset(words(t.subject)) - LABEL_STOP for t in vocabulary.metrics
+        }
         self._single_entity = vocabulary.entities[0].name if len(vocabulary.entities) == 1 else None
 
     def parse(
@@ -269,7 +272,17 @@ class IntentParser:
         # ("net income ... to net income"), is not a word linked to nothing. With several
         # line items linked, such a word may belong to a third one the question means.
         linked = self._metric_keys(metrics) if len(metrics) == 1 else frozenset()
-        generic = _generic_nouns(metrics)
+        # Words of what the linked lines' one table is announced as ("the weighted-average
+        # discount rate" of a table of plans): said of the whole table, they narrow no line,
+        # however many of its lines are linked. A line named only by "amount" or "value" is
+        # not named by them (ADR 0052 keeps "amount" a series' name; ADR 0054).
+        subjects = {self._subject_of_metric.get(m, frozenset()) for m in metrics}
+        subject = (
+            subjects.pop()
+            if len(subjects) == 1 and self._metric_keys(metrics) - GENERIC_NOUNS
+            else frozenset()
+        )
+        generic = _generic_nouns(metrics) | subject
         if linked & AMOUNT_HEADS:
             linked |= AMOUNT_HEADS  # "the amortization cost" of "amortization amount"
         for word, norm, taken in zip(texts, norms, used, strict=True):

@@ -38,6 +38,9 @@ class Remembered:
     results: tuple[Figure, ...] = ()
 
 
+_IN_SCALE = re.compile(r"\bin\s+(?:thousands|millions|billions)\b", re.IGNORECASE)
+
+
 class ConversationSession:
     def __init__(self, *, scope: str | None = None, turns: Iterable[Remembered] = ()) -> None:
         self.scope = scope
@@ -99,6 +102,10 @@ class ConversationSession:
             return intent.with_(
                 entities=entities, metrics=metrics, periods=periods, kind="comparison"
             ), tuple(carried)
+        if not metrics and follow and self._restated_in_scale(intent):
+            # "How much would that be in millions?" right after a sum: "that" is the sum,
+            # which the engine does not restate in another scale; its operands are not it.
+            return intent.with_(entities=entities), tuple(carried)
         if not metrics and follow:
             metrics = self._carry("metrics", carried, "metric")
         if metrics and not (intent.metrics or intent.referent) and not _asked_of(intent, metrics):
@@ -562,6 +569,15 @@ class ConversationSession:
         asked_for_figure = bool(asked.ambiguous or asked.qualifiers or not asked.metrics)
         bare = not (intent.periods or intent.relative_last or intent.operation or intent.loose)
         return asked_for_figure and bool(intent.metrics) and bare
+
+    def _restated_in_scale(self, intent: Intent) -> bool:
+        """Whether a question names nothing but an earlier computed figure ("that") and a
+        scale to give it in ("in millions")."""
+        bare = not (intent.periods or intent.operation or intent.referent or intent.loose)
+        last = self.turns[-1] if self.turns else None
+        computed = last is not None and any(f.kind == "computed" for f in last.results)
+        scaled = _IN_SCALE.search(intent.question) is not None
+        return bare and "figure" in intent.points_back and computed and scaled
 
     def _carried_operation(
         self, intent: Intent, carried: list[Carried], follow: bool

@@ -90,17 +90,26 @@ def read_table(
 
 
 # The sentence that announces a table: "the minimum payments ... are as follows :", "the
-# following table summarizes the activity in our reserve :".
+# following table summarizes the activity in our reserve :", "the table below presents X".
+# The announcing verb is any one word after the table's own name ("summarizes", "presents",
+# "sets forth"); the subject runs to the colon, past which the table's headings may follow.
+_TABLE = r"(?:table|chart|schedule)s?"
+_TABLE_NAMED = rf"(?:the\s+)?(?:following\s+{_TABLE}|{_TABLE}\s+below)"
 _ANNOUNCES = (
     re.compile(r"^(?P<subject>.+?)\s+(?:is|are|was|were)\s+(?:approximately\s+)?as\s+follows"),
-    re.compile(
-        r"\bthe\s+following\s+(?:table\s+\w+(?:\s+forth)?|is|are)\s+(?P<subject>[^:]+?)\s*:\s*$"
-    ),
+    re.compile(rf"\b{_TABLE_NAMED}\s+\w+(?:\s+forth)?\s+(?P<subject>[^:]+?)\s*(?::|$)"),
+    re.compile(r"\bthe\s+following\s+(?:is|are)\s+(?P<subject>[^:]+?)\s*:\s*$"),
+    # "X consisted of the following", "X included the following (in millions):" but not
+    # "X had the following impact", whose subject is not what the table holds.
+    re.compile(r"^(?P<subject>.+?)\s+\w+\s+(?:of\s+)?the\s+following\b(?!\s+\w)"),
+    # "X is summarized below", "X are presented as follows".
+    re.compile(r"^(?P<subject>.+?)\s+(?:is|are|was|were)\s+\w+\s+(?:below|as\s+follows)"),
 )
 _DETERMINERS = {"the", "our", "its", "their", "these", "such", "a", "an"}
 # Words that end a noun phrase: what follows qualifies it ("payments under leases").
 _PHRASE_ENDS = {"for", "under", "at", "as", "of", "in", "on", "with", "by", "from", "to", "during",
                 "excluding", "including", "that", "which", "(", ",", ":"}  # fmt: skip
+_PREPOSITIONS = _PHRASE_ENDS - {"(", ",", ":"}
 # What a sentence calls the table itself; "reconciliation of X", "activity in X" name X.
 _ABOUT_WORDS = {"summary", "reconciliation", "activity", "changes", "rollforward", "composition",
                 "disaggregation"}  # fmt: skip
@@ -115,10 +124,33 @@ def table_caption(text_before: str) -> str:
     """The series a table's announcing sentence names ("the annual debt maturities ( ... )
     for the next five years are as follows :" -> "annual debt maturities"), or "". Only
     such a sentence, the last before the table, names it: anything else is not guessed."""
-    sentences = [s for s in re.split(r"(?<=\.)\s+|\s+\.\s*", text_before.strip()) if s.strip()]
-    last = sentences[-1].strip().lower() if sentences else ""
+    announced = table_subject(text_before)
+    return _subject(announced) if announced else ""
+
+
+def table_subject(text_before: str) -> str:
+    """What the sentence announcing a table says the table is of, qualifiers and all ("the
+    operating results of our lending segment"), or "" when the last sentence before the
+    table announces nothing."""
+    sentences = [
+        s for s in re.split(r"(?<=\.)\s+|\s+\.\s*", text_before.strip()) if re.search(r"\w", s)
+    ]
+    last = sentences[-1].strip(" .").lower() if sentences else ""
     match = next((m for m in (p.search(last) for p in _ANNOUNCES) if m), None)
-    return _subject(match["subject"]) if match else ""
+    return _from_determiner(match["subject"]) if match else ""
+
+
+def _from_determiner(text: str) -> str:
+    """A subject from its first determiner that no preposition governs: words before it
+    are a page's running header glued to the sentence ("... notes to financial statements
+    the annual debt maturities"), and "of the company" qualifies, it does not start."""
+    words = text.replace("(", " ( ").replace(",", " , ").split()
+    start = next(
+        (i for i, w in enumerate(words)
+         if w in _DETERMINERS and (i == 0 or words[i - 1] not in _PREPOSITIONS)),
+        0,
+    )  # fmt: skip
+    return " ".join(words[start:])
 
 
 def _subject(text: str) -> str:
@@ -173,6 +205,7 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
     bare_lines = _period_lines(lines) if dated_lines else set()
     closing = _closing_line(lines) if caption else None
     steps_in = _bridged_period(lines) if down_the_side else None
+    balance = _balance_name(lines[0][0], closing) if closing else ""
     facts: list[TableFact] = []
     for label, section, values in lines:
         name = _line_name(label, section, len(sections_of[label]) > 1)
@@ -180,6 +213,8 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
         bare = label in bare_lines
         if own is not None:
             name = _without_year(name)
+        if balance and label in (lines[0][0], closing):
+            name = balance
         for index, parsed in enumerate(values, start=1):
             period = periods[index] if index < len(periods) else None
             period = period or own or ("" if down_the_side else None)
@@ -229,9 +264,33 @@ def _closing_line(lines: Sequence[tuple[str, str, Sequence[object]]]) -> str | N
     if len(lines) < 3:
         return None
     first, last = lines[0][0].lower(), lines[-1][0].lower()
-    if not (_OPENING.search(first) and _CLOSING.search(last)):
+    if not (_OPENING.search(first) and _CLOSING.search(last)) and not _dated_apart(first, last):
         return None
-    return lines[-1][0] if _moment_free(first) == _moment_free(last) else None
+    shared = _moment_free(first)
+    # Lines that are nothing but their dates ("2041" ... "2045") are periods, not balances.
+    return lines[-1][0] if shared and shared == _moment_free(last) else None
+
+
+def _dated_apart(first: str, last: str) -> bool:
+    """Whether the first line is dated a year before the last ("Balance at September 30,
+    2011" ... "Balance at September 28, 2012"): a balance at one year's end and at the
+    next's, whatever day each year ends on."""
+    opening, closing = _period(first), _period(last)
+    return opening is not None and closing is not None and opening < closing
+
+
+_TRAILING_AT = re.compile(r"\s+(?:at|on|as\s+(?:of|at))$", re.IGNORECASE)
+
+
+def _balance_name(first: str, last: str) -> str:
+    """One name for a roll-forward's two balances dated on different days of their years
+    ("Balance at September 30, 2011", "Balance at September 28, 2012" -> "Balance"), so
+    that they are one series by year; "" when their names without the year already agree."""
+    if _without_year(first) == _without_year(last) or not _dated_apart(first, last):
+        return ""
+    opening = _TRAILING_AT.sub("", _without_year(first, keep=False))
+    closing = _TRAILING_AT.sub("", _without_year(last, keep=False))
+    return opening if opening.lower() == closing.lower() else ""
 
 
 def _bridged_period(lines: Sequence[tuple[str, str, Sequence[object]]]) -> str | None:

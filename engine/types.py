@@ -47,11 +47,17 @@ class Term:
     `classification` is the least restrictive classification among the facts and documents
     that name it: a name only RESTRICTED material names is known to no answer, one only
     INTERNAL material names only to askers cleared for INTERNAL (`Vocabulary.visible_to`).
+
+    `subject` is what the sentence announcing a metric's table says the table is of,
+    qualifiers and all ("the operating results of our marine segment", engine/tables.py
+    `table_subject`): a question may say it of every line of the table, so its words
+    narrow none of them.
     """
 
     name: str
     aliases: tuple[str, ...] = ()
     classification: str = PUBLIC
+    subject: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from engine.evaluate.split import part_of
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.store import InMemoryStore
-from engine.tables import read_table, table_caption, table_scale
+from engine.tables import read_table, table_caption, table_scale, table_subject
 from engine.types import PUBLIC, Fact, Passage, Term
 
 ENTITY = "Company"
@@ -53,13 +53,15 @@ def page_store(
 ) -> InMemoryStore:
     """A report page as a knowledge store of one entity: its table's facts and its passages.
     `before` is the text printed just before the table, whose last sentence may name it."""
-    facts = read_table(rows, scale=table_scale(rows, text), caption=table_caption(before))
+    caption = table_caption(before)
+    subject = table_subject(before)
+    facts = read_table(rows, scale=table_scale(rows, text), caption=caption)
     aliases: dict[str, set[str]] = defaultdict(set)
     for fact in facts:
         aliases[fact.metric].update(fact.aliases)
     return InMemoryStore(
         entities=[Term(ENTITY)],
-        metrics=[Term(m, tuple(sorted(a))) for m, a in aliases.items()],
+        metrics=[Term(m, tuple(sorted(a)), subject=subject) for m, a in aliases.items()],
         facts=[
             Fact(f"fact:{page}:{i}", ENTITY, f.metric, f.period, f.value, f.unit, source=page)
             for i, f in enumerate(facts)

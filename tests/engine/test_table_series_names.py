@@ -134,3 +134,25 @@ def test_that_change_over_a_year_counted_from_the_last_is_asked_back() -> None:
     )
 
     assert answer.status == "clarify"
+
+
+FISCAL_ROLL_FORWARD = [
+    ["", "( in thousands )"],
+    ["balance at september 30 , 2041", "4,000"],
+    ["additions for claims of the current year", "1,300"],
+    ["claims paid", "-300"],
+    ["balance at september 28 , 2042", "5,000"],
+]
+FISCAL_TEXT = (
+    "a reconciliation of the beginning and ending amount of harbour claims is as follows :"
+)
+
+
+def test_balances_dated_on_different_days_of_their_years_are_one_series() -> None:
+    store = _store(FISCAL_ROLL_FORWARD, FISCAL_TEXT)
+
+    answer = _ask(store, "What was the percentage change in the harbour claims in 2042?")
+
+    assert answer.status == "found"
+    assert sorted(_facts(answer)) == [4000, 5000]
+    assert "25%" in answer.text
