@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import json
-import uuid
 from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
@@ -18,6 +17,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from askapp.ids import time_ordered_uuid
 from askapp.models.knowledge import Entity
 from engine import Answer, ConversationSession, Figure, Intent, Remembered
 
@@ -29,7 +29,7 @@ class Conversation(models.Model):
     visitor is an opaque id kept in their session, never the session key itself, so nothing
     shown to staff can be replayed as someone's cookie (docs/adr/0031)."""
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    id = models.UUIDField(primary_key=True, default=time_ordered_uuid, editable=False)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -99,7 +99,7 @@ class Turn(models.Model):
         ASKED = "asked", "Asked"
         CLIENT_HISTORY = "client_history", "Supplied by a stateless client as history"
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    id = models.UUIDField(primary_key=True, default=time_ordered_uuid, editable=False)
     # The (conversation, position) unique index serves every per-conversation read.
     conversation = models.ForeignKey(
         Conversation, on_delete=models.CASCADE, related_name="turns", db_index=False
