@@ -224,9 +224,7 @@ def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
     return intent.with_(metrics=(part, closest[0]))
 
 
-def _bounds(
-    asking: _Asking, entity: str, part: str, whole: str, periods: Sequence[str]
-) -> bool:
+def _bounds(asking: _Asking, entity: str, part: str, whole: str, periods: Sequence[str]) -> bool:
     """Whether `whole` is held wherever `part` is asked and holds it: of one sign, no
     smaller."""
     asked = list(periods) or None

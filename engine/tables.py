@@ -364,7 +364,7 @@ def _column_labels(header: Sequence[Sequence[str]], *, width: int) -> list[str]:
     return labels
 
 
-def _spread_over_blocks(header: Sequence[Sequence[str]], width: int) -> list[Sequence[str]]:
+def _spread_over_blocks(header: Sequence[Sequence[str]], width: int) -> list[list[str]]:
     """Header rows with each heading of a row spread over the columns it stands above, when
     extraction packed them to the left: a row of n headings ("December 31, 2018", "December
     31, 2017") over a row that repeats one block of sub-headings n times ("Trading assets",

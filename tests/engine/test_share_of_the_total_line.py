@@ -80,7 +80,9 @@ def test_a_whole_smaller_than_the_part_is_not_taken() -> None:
             ["Total", "200"],
         ]
     )
-    (answer,) = _conversation(store, "In 2032, what was the spring harvest as a share of the total?")
+    (answer,) = _conversation(
+        store, "In 2032, what was the spring harvest as a share of the total?"
+    )
 
     assert answer.status != "found"
 
