@@ -17,7 +17,7 @@ from typing import Literal
 from engine import nearby
 from engine.intent import Intent, Operation
 from engine.nearby import MAX_CHOICES, PERIOD_CHOICES, Asker
-from engine.parser import SUM, parser_for
+from engine.parser import LINE_ITEM_WORDS, SUM, parser_for
 from engine.store import KnowledgeStore
 from engine.tables import MONTH_NAMES
 from engine.text import TOKEN, normalise_word
@@ -75,6 +75,7 @@ def make_plan(
     """`parse` reads a question as the engine does: nearby choices are checked with it."""
     asking = _Asking(store, vocabulary, clearance, asker_for(parse, vocabulary))
     intent = _settled_by_dates(intent, asking)
+    intent = _whole_of_part(intent, asking)
     early = _unclear(intent, asking)
     if early is not None:
         return early
@@ -183,6 +184,67 @@ def _settled_by_dates(intent: Intent, asking: _Asking) -> Intent:
     if len(holding) != 1:
         return intent
     return intent.with_(metrics=(*intent.metrics, holding[0]), ambiguous=())
+
+
+_SHARES = ("percent_of", "ratio")
+
+
+def _label_words(label: str) -> frozenset[str]:
+    return frozenset(normalise_word(t) for t in TOKEN.findall(label))
+
+
+def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
+    """A share asked of one line and "the total" ("what part of the total is the first
+    quarter", "tier 2 capital in relation to the total one"): the whole is the one line the
+    company holds that is that line's total, named "total" and otherwise only by words of the
+    line itself ("Total" for "First quarter", "Total capital" for "Total tier 2 capital",
+    "Total TOTAL" for "Fully integrated TOTAL"). The part must be named in full, every word
+    of its line said, since the whole is found from those words; the whole is taken only
+    when it is held for every asked period and is at least as large as the part in each, as
+    a whole is. Else the question is still asked back."""
+    if intent.operation not in _SHARES or len(intent.metrics) != 1 or len(intent.periods) > 1:
+        return intent
+    asked = _label_words(intent.question)
+    said = asked & LINE_ITEM_WORDS
+    part = intent.metrics[0]
+    own = _label_words(part)
+    if not said or len(intent.entities) > 1 or not own <= asked:
+        return intent  # the whole is found from the part's words: the part is named in full
+    entity = (intent.entities or (asking.vocabulary.entities[0].name,))[0]
+    wholes: dict[int, list[str]] = {}
+    for metric in {h.metric for h in asking.holdings(entity=entity)} - {part}:
+        keys = _label_words(metric)
+        if keys & said and keys - said <= own and keys - said != own:
+            wholes.setdefault(len(keys - said), []).append(metric)
+    if not wholes:
+        return intent
+    closest = wholes[max(wholes)]
+    if len(closest) != 1 or not _bounds(asking, entity, part, closest[0], intent.periods):
+        return intent
+    return intent.with_(metrics=(part, closest[0]))
+
+
+def _bounds(asking: _Asking, entity: str, part: str, whole: str, periods: Sequence[str]) -> bool:
+    """Whether `whole` is held wherever `part` is asked and holds it: of one sign, no
+    smaller."""
+    asked = list(periods) or None
+    shown = asking.clearance
+    parts = {
+        f.period: f.value
+        for f in asking.store.find_facts(entity=entity, metric=part, periods=asked)
+        if showable(f.classification, shown)
+    }
+    totals = {
+        f.period: f.value
+        for f in asking.store.find_facts(entity=entity, metric=whole, periods=asked)
+        if showable(f.classification, shown)
+    }
+    if not parts or set(parts) - set(totals):
+        return False
+    return all(
+        totals[p] != 0 and parts[p] * totals[p] >= 0 and abs(parts[p]) <= abs(totals[p])
+        for p in parts
+    )
 
 
 def _summed_across_columns(

@@ -268,6 +268,8 @@ class ConversationSession:
         if found is None:
             return resolved.with_(referent="?"), tuple(carried)
         number, turn, figure = found
+        if _share_of_a_share(asked, resolved, figure):
+            return resolved.with_(referent="?"), tuple(carried)
         kept = [c for c in carried if c.slot not in ("period", "operation")]
         metrics = asked.metrics or ((figure.metric,) if figure.metric else resolved.metrics)
         if figure.metric in metrics:
@@ -966,3 +968,16 @@ def _kind(
     if len(entities) > 1 or len(metrics) > 1 or len(periods) > 1:
         return "multi"
     return intent.kind if intent.kind != "comparison" else "lookup"
+
+
+def _share_of_a_share(asked: Intent, resolved: Intent, figure: Figure) -> bool:
+    """ "How much did it represent in relation to X", right after a share or a ratio: "it"
+    may be that share or the part it was taken of, and a share set against a figure the
+    question names is seldom what is meant. Asked back rather than guessed."""
+    return (
+        asked.referent == "result"
+        and bool(asked.metrics)
+        and resolved.operation in _SHARES
+        and figure.kind == "computed"
+        and figure.role_or_kind in _ROLES_NAMED["share"]
+    )

@@ -402,7 +402,7 @@ def _is_value(cell: str) -> bool:
 
 def _column_labels(header: Sequence[Sequence[str]], *, width: int) -> list[str]:
     labels = [""] * width
-    for row in header:
+    for row in _spread_over_blocks(header, width):
         # "2 0 1 8" is how some extracted tables spell a year.
         filled = [_SPACED_DIGITS.sub("", c) for c in row] + [""] * (width - len(row))
         cells = [c.strip() for c in filled[1:]]
@@ -421,6 +421,29 @@ def _column_labels(header: Sequence[Sequence[str]], *, width: int) -> list[str]:
             if cell:
                 labels[index] = f"{labels[index]} {cell}".strip()
     return labels
+
+
+def _spread_over_blocks(header: Sequence[Sequence[str]], width: int) -> list[list[str]]:
+    """Header rows with each heading of a row spread over the columns it stands above, when
+    extraction packed them to the left: a row of n headings ("December 31, 2018", "December
+    31, 2017") over a row that repeats one block of sub-headings n times ("Trading assets",
+    "Loans", "Trading assets", "Loans") heads one block each. Any other header is kept as
+    printed."""
+    rows = [list(row) for row in header]
+    for upper, lower in pairwise(rows):
+        tops = [c.strip() for c in upper[1:]]
+        count = sum(1 for c in tops if c)
+        subs = [c.strip() for c in lower[1:]] + [""] * (width - len(lower))
+        if count < 2 or not all(tops[:count]) or any(tops[count:]) or not all(subs):
+            continue
+        block, rest = divmod(width - 1, count)
+        if rest or block < 2 or len(set(subs[:block])) != block:
+            continue
+        if any(subs[i * block : (i + 1) * block] != subs[:block] for i in range(count)):
+            continue
+        spread = [upper[0]] + [tops[i // block] for i in range(width - 1)]
+        upper[:] = spread
+    return rows
 
 
 def _spans(row: Sequence[str], index: int) -> bool:

@@ -53,14 +53,14 @@ _LATEST = re.compile(
     re.IGNORECASE,
 )
 _YEAR_BEFORE = re.compile(
-    r"\b(?:the\s+)?(?:year\s+before|prior\s+year|previous\s+year|preceding\s+year)\b",
+    r"\b(?:the\s+)?(?:year\s+(?:before|prior)|prior\s+year|previous\s+year|preceding\s+year)\b",
     re.IGNORECASE,
 )
 # A year counted from the one the conversation is on: "in the year before", "the previous year
 # of this period", "the following year". Anchored ("of that date"), a year named beside it is
 # the same year said again ("the precedent year of that date, in 2005"), not a second one.
 _STEP = re.compile(
-    r"\b(?:the\s+)?(?:year\s+(?P<b>before|after)|(?P<w>prior|previous|preceding|precedent"
+    r"\b(?:the\s+)?(?:year\s+(?P<b>before|after|prior)|(?P<w>prior|previous|preceding|precedent"
     r"|following|subsequent)\s+year)"
     r"(?P<anchor>\s+(?:of|to|before|after|from)\s+(?:this|that|the|those)\s+(?:same\s+)?"
     r"(?:period|date|year|time))?\b",
