@@ -30,12 +30,14 @@ class Conversation(models.Model):
     shown to staff can be replayed as someone's cookie (docs/adr/0031)."""
 
     id = models.UUIDField(primary_key=True, default=time_ordered_uuid, editable=False)
+    # The (owner, -updated) index serves every per-owner read (ADR 0057).
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.CASCADE,
         related_name="conversations",
+        db_index=False,
     )
     visitor = models.CharField(
         max_length=40,

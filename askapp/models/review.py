@@ -97,7 +97,10 @@ class Citation(models.Model):
         FACT = "fact", "Fact"
         PASSAGE = "passage", "Passage"
 
-    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="citations")
+    # The (turn, source_id) unique index serves every per-turn read (ADR 0057).
+    turn = models.ForeignKey(
+        Turn, on_delete=models.CASCADE, related_name="citations", db_index=False
+    )
     source_id = models.CharField(max_length=100)
     kind = models.CharField(max_length=7, choices=Kind.choices)
     fact = models.ForeignKey(
