@@ -73,7 +73,10 @@ _ADJECTIVES = lexicon("net total combined overall annual same")
 # Words that may stand between a denominator phrase and the result it names as the whole.
 _BEFORE_A_WHOLE = frozenset({"the", "a", "an", *DEMONSTRATIVES}) | _ADJECTIVES
 # Words that only say "is a share of" once a denominator phrase is read.
-_SHARE_VERBS = lexicon("represent represents representing")
+_SHARE_VERBS = lexicon(
+    "represent represents representing represented comprise comprises comprised composed "
+    "constitute constitutes constituted"
+)
 # Operator words before a constant, and the operation each makes.
 _CONSTANT_OPERATORS = {
     normalise_word(word): operation
