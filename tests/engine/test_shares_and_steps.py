@@ -46,3 +46,52 @@ def test_a_share_said_with_comprised_of_sets_the_part_over_the_total() -> None:
     assert share.status == "found"
     assert computed(share) == Decimal("76")
     assert [f.unit for f in share.figures if f.kind == "computed"] == ["%"]
+
+
+# Quarterly figures with a Total line; the 2022 column misreads one cell as larger than its total.
+QUARTERS = [
+    ["", "2023", "2022"],
+    ["Winter quarter", "2.0", "60.0"],
+    ["Summer quarter", "6.0", "3.0"],
+    ["Total", "8.0", "4.0"],
+]
+
+
+def facts(answer: Answer) -> list[tuple[str, Decimal]]:
+    return [(f.label, f.value) for f in answer.figures if f.kind == "fact"]
+
+
+def test_a_share_of_the_total_takes_the_total_line_when_only_the_part_is_named() -> None:
+    (share,) = ask(
+        page(QUARTERS), "what percentage of the total fees in 2023 came from the summer quarter?"
+    )
+
+    assert share.status == "found"
+    assert computed(share) == Decimal("75")
+    assert [value for _, value in facts(share)] == [Decimal("6.0"), Decimal("8.0")]
+
+
+# A fleet by how it is held: the Total column and the Total line meet in "Total Total".
+FLEET = [
+    ["", "Owned", "Chartered", "Total"],
+    ["Tankers", "12", "18", "30"],
+    ["Tugs", "6", "4", "10"],
+    ["Total", "18", "22", "40"],
+]
+
+
+def test_the_total_line_is_read_in_the_part_s_own_column() -> None:
+    (share,) = ask(page(FLEET), "what portion of the total fleet are tugs?")
+
+    assert share.status == "found"
+    assert computed(share) == Decimal("0.25")
+    assert [value for _, value in facts(share)] == [Decimal("10"), Decimal("40")]
+
+
+def test_a_line_larger_than_the_total_is_not_taken_as_its_part() -> None:
+    (share,) = ask(
+        page(QUARTERS), "what percentage of the total fees in 2022 came from the winter quarter?"
+    )
+
+    assert share.status == "clarify"
+    assert not [f for f in share.figures if f.kind == "computed"]
