@@ -584,6 +584,10 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
         while j >= 0 and norms[j] in _CONSTANT_FILLER:
             j -= 1
         word = norms[j] if j >= 0 else ""
+        after = j == i - 1 and i + 1 < len(norms) and norms[i + 1] == _TIMES and not used[i + 1]
+        if word not in _CONSTANT_OPERATORS and after:
+            # "1000 times the number of votes": the operator said after its constant.
+            word, j = _TIMES, i
         if word not in _CONSTANT_OPERATORS and _a_base(norms, j, i):
             word = "base"  # "assuming a $100 initial investment": the base taken off
         if word not in _CONSTANT_OPERATORS or (word == "over" and j != i - 1):
@@ -595,7 +599,7 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
             Decimal(value)
         except InvalidOperation:
             continue
-        if j >= 1 and norms[j - 1][0].isdigit() and not used[j - 1] and not found:
+        if j < i and j >= 1 and norms[j - 1][0].isdigit() and not used[j - 1] and not found:
             found.append(norms[j - 1].replace(",", ""))  # "45 times 4": both are operands
             used[j - 1] = True
         found.append(value)
@@ -610,6 +614,7 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
 
 
 _BASE_ADJECTIVES = lexicon("initial base starting")
+_TIMES = normalise_word("times")
 
 
 def _a_base(norms: Sequence[str], before: int, at: int) -> bool:

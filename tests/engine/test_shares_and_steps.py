@@ -95,3 +95,14 @@ def test_a_line_larger_than_the_total_is_not_taken_as_its_part() -> None:
 
     assert share.status == "clarify"
     assert not [f for f in share.figures if f.kind == "computed"]
+
+
+def test_a_constant_said_before_times_multiplies_the_figure() -> None:
+    first, again = ask(
+        page(QUARTERS), "what is 3 times the summer quarter in 2023?", "and that times 2?"
+    )
+
+    assert first.status == "found"
+    assert computed(first) == Decimal("18")
+    assert "times 3" in first.text
+    assert computed(again) == Decimal("36")
