@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from engine import arithmetic
 from engine.answer import Engine
 from engine.evaluate.tatqa import ENTITY, page_store
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
+from engine.text import TOKEN, normalise_word
 from engine.types import Answer
 
 # Commitments by when they fall due: a Total column and a Total line, no period columns.
@@ -106,3 +108,33 @@ def test_a_constant_said_before_times_multiplies_the_figure() -> None:
     assert computed(first) == Decimal("18")
     assert "times 3" in first.text
     assert computed(again) == Decimal("36")
+
+
+def test_the_difference_between_a_result_and_a_number_takes_the_number_off() -> None:
+    *_, less_one = ask(
+        page(QUARTERS),
+        "what was the summer quarter in 2023?",
+        "and in 2022?",
+        "how much did the 2023 figure represent in relation to the 2022 one?",
+        "what is the difference between this value and the number one?",
+    )
+
+    assert less_one.status == "found"
+    assert computed(less_one) == Decimal("1")
+    assert "minus 1" in less_one.text
+
+
+def constants_read(question: str) -> tuple[str, ...]:
+    norms = [normalise_word(w) for w in TOKEN.findall(question.lower())]
+    return arithmetic.read(norms, [False] * len(norms)).constants
+
+
+def test_numbers_on_both_sides_of_and_are_labels_not_a_constant() -> None:
+    assert constants_read("what is the difference between that and 1?") == ("1",)
+    assert constants_read("what is the difference between 1-90 and 91-180 days past due?") == ()
+
+
+def test_a_spelled_number_is_a_constant_only_where_a_number_would_be() -> None:
+    assert constants_read("what is that minus one?") == ("1",)
+    assert constants_read("what is that plus one time items?") == ()
+    assert constants_read("and the 2018 one?") == ()
