@@ -20,7 +20,7 @@ from engine.nearby import MAX_CHOICES, PERIOD_CHOICES, Asker
 from engine.parser import SUM, parser_for
 from engine.store import KnowledgeStore
 from engine.tables import MONTH_NAMES
-from engine.text import TOKEN, normalise_word
+from engine.text import TOKEN, normalise_word, stem
 from engine.timeframe import expand_range, period_sort_key
 from engine.types import Choice, Fact, Holding, Vocabulary, showable
 
@@ -112,20 +112,39 @@ def _whole_is_the_total(intent: Intent, entities: Sequence[str], asking: _Asking
     whole = next((m for m in named if m is not None and m != part), None)
     if whole is None or not _within(asking, entities[0], part, whole, intent.periods):
         return intent
+    if intent.loose and not _page_says(asking, entities[0], whole, intent.loose):
+        return intent
     return intent.with_(metrics=(part, whole))
+
+
+def _page_says(asking: _Asking, entity: str, whole: str, words: Sequence[str]) -> bool:
+    """Words the question gives the total ("the total dividend") that no line holds: the
+    page the Total line was read from must use them, or "total revenue" could be answered
+    with a table's total assets. A line with no page of its own is not taken."""
+    facts = asking.store.find_facts(entity=entity, metric=whole)
+    pages = {f.document_id or f.source for f in facts} - {""}
+    if len(pages) != 1:
+        return False
+    passages = asking.store.document_passages(pages.pop(), classifications=asking.clearance)
+    said = {stem(normalise_word(w)) for p in passages for w in TOKEN.findall(p.text.lower())}
+    return all(stem(normalise_word(w)) in said for w in words)
 
 
 def _within(asking: _Asking, entity: str, part: str, whole: str, periods: Sequence[str]) -> bool:
     """A line larger than the Total in a period asked is not one of its parts (a misread
-    cell, or another measure): no share of it is taken. Only figures the asker may see count."""
+    cell, or another measure), nor is a line of another page: no share of it is taken. Only
+    figures the asker may see count."""
     asked = periods or None
 
     def seen(metric: str) -> list[Fact]:
         found = asking.store.find_facts(entity=entity, metric=metric, periods=asked)
         return [f for f in found if showable(f.classification, asking.clearance)]
 
-    wholes = {f.period: f.value for f in seen(whole)}
-    return all(abs(f.value) <= abs(wholes[f.period]) for f in seen(part) if f.period in wholes)
+    wholes, parts = seen(whole), seen(part)
+    if {f.document_id or f.source for f in wholes} != {f.document_id or f.source for f in parts}:
+        return False  # a "Total" of another table (a knowledge base of many pages)
+    by_period = {f.period: f.value for f in wholes}
+    return all(abs(f.value) <= abs(by_period[f.period]) for f in parts if f.period in by_period)
 
 
 _TOTAL = normalise_word("total")

@@ -12,8 +12,9 @@ from engine.answer import Engine
 from engine.evaluate.tatqa import ENTITY, page_store
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
+from engine.store import InMemoryStore
 from engine.text import TOKEN, normalise_word
-from engine.types import Answer
+from engine.types import PUBLIC, Answer, Fact, Passage, Term
 
 # Commitments by when they fall due: a Total column and a Total line, no period columns.
 COMMITMENTS = [
@@ -24,8 +25,13 @@ COMMITMENTS = [
 ]
 
 
-def page(rows: list[list[str]]) -> Engine:
-    return Engine(page_store("Tidewater/2024/page_3", rows, "", ()), MockProvider())
+PAGE = "Tidewater/2024/page_3"
+
+
+def page(rows: list[list[str]], text: str = "") -> Engine:
+    """The table, and the page's text around it as one passage."""
+    passages = [Passage(f"passage:{PAGE}:0", PAGE, "Annual report page", text, PUBLIC)]
+    return Engine(page_store(PAGE, rows, text, passages if text else ()), MockProvider())
 
 
 def ask(engine: Engine, *questions: str) -> list[Answer]:
@@ -50,7 +56,8 @@ def test_a_share_said_with_comprised_of_sets_the_part_over_the_total() -> None:
     assert [f.unit for f in share.figures if f.kind == "computed"] == ["%"]
 
 
-# Quarterly figures with a Total line; the 2022 column misreads one cell as larger than its total.
+# Quarterly fees with a Total line; the 2022 column misreads one cell as larger than its total.
+FEES = "Harbour fees are billed each quarter; the table below gives them by quarter."
 QUARTERS = [
     ["", "2023", "2022"],
     ["Winter quarter", "2.0", "60.0"],
@@ -65,7 +72,8 @@ def facts(answer: Answer) -> list[tuple[str, Decimal]]:
 
 def test_a_share_of_the_total_takes_the_total_line_when_only_the_part_is_named() -> None:
     (share,) = ask(
-        page(QUARTERS), "what percentage of the total fees in 2023 came from the summer quarter?"
+        page(QUARTERS, FEES),
+        "what percentage of the total fees in 2023 came from the summer quarter?",
     )
 
     assert share.status == "found"
@@ -83,16 +91,51 @@ FLEET = [
 
 
 def test_the_total_line_is_read_in_the_part_s_own_column() -> None:
-    (share,) = ask(page(FLEET), "what portion of the total fleet are tugs?")
+    (share,) = ask(
+        page(FLEET, "Our fleet is owned or chartered."), "what portion of the total fleet are tugs?"
+    )
 
     assert share.status == "found"
     assert computed(share) == Decimal("0.25")
     assert [value for _, value in facts(share)] == [Decimal("10"), Decimal("40")]
 
 
+def test_a_total_described_in_words_the_page_never_uses_is_not_the_total_line() -> None:
+    # The page is about fees: "total revenue" may be another table's figure.
+    (share,) = ask(
+        page(QUARTERS, FEES),
+        "what percentage of the total revenue in 2023 came from the summer quarter?",
+    )
+
+    assert share.status == "clarify"
+    assert not [f for f in share.figures if f.kind == "computed"]
+
+
+def test_a_total_line_of_another_page_is_not_the_part_s_whole() -> None:
+    # Two pages in one knowledge base: the quarters on one, a "Total" line on another.
+    facts = [
+        Fact("f1", ENTITY, "Summer quarter", "FY2023", Decimal("6"), "", source="page_1"),
+        Fact("f2", ENTITY, "Winter quarter", "FY2023", Decimal("2"), "", source="page_1"),
+        Fact("f3", ENTITY, "Total", "FY2023", Decimal("90"), "", source="page_2"),
+    ]
+    store = InMemoryStore(
+        entities=[Term(ENTITY)],
+        metrics=[Term(m) for m in ("Summer quarter", "Winter quarter", "Total")],
+        facts=facts,
+        passages=[Passage("p2", "page_2", "Annual report page", FEES, PUBLIC, entity=ENTITY)],
+    )
+    (share,) = ask(
+        Engine(store, MockProvider()),
+        "what percentage of the total fees in 2023 came from the summer quarter?",
+    )
+
+    assert not [f for f in share.figures if f.kind == "computed"]
+
+
 def test_a_line_larger_than_the_total_is_not_taken_as_its_part() -> None:
     (share,) = ask(
-        page(QUARTERS), "what percentage of the total fees in 2022 came from the winter quarter?"
+        page(QUARTERS, FEES),
+        "what percentage of the total fees in 2022 came from the winter quarter?",
     )
 
     assert share.status == "clarify"
