@@ -73,7 +73,10 @@ _ADJECTIVES = lexicon("net total combined overall annual same")
 # Words that may stand between a denominator phrase and the result it names as the whole.
 _BEFORE_A_WHOLE = frozenset({"the", "a", "an", *DEMONSTRATIVES}) | _ADJECTIVES
 # Words that only say "is a share of" once a denominator phrase is read.
-_SHARE_VERBS = lexicon("represent represents representing")
+_SHARE_VERBS = lexicon(
+    "represent represents representing represented comprise comprises comprised composed "
+    "constitute constitutes constituted"
+)
 # Operator words before a constant, and the operation each makes.
 _CONSTANT_OPERATORS = {
     normalise_word(word): operation
@@ -575,12 +578,24 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
     found: list[str] = []
     operation = ""
     for i, norm in enumerate(norms):
-        if used[i] or not norm[0].isdigit():
+        spelled = _SPELLED.get(norm, "") if not used[i] else ""
+        if used[i] or not (norm[0].isdigit() or spelled):
             continue
         j = i - 1
-        while j >= 0 and norms[j] in _CONSTANT_FILLER:
+        while j >= 0 and (norms[j] in _CONSTANT_FILLER or (spelled and norms[j] == _NUMBER)):
             j -= 1
         word = norms[j] if j >= 0 else ""
+        if word == "and" and not used[j]:
+            # "the difference between this value and 1": the operation named before the pair.
+            word = _operation_before(norms, used, j)
+        if spelled:
+            if word not in _CONSTANT_OPERATORS or (i + 1 < len(norms) and norms[i + 1].isalpha()):
+                continue  # "this one", "plus one-time items": a word, not a constant
+            norm = spelled
+        after = j == i - 1 and i + 1 < len(norms) and norms[i + 1] == _TIMES and not used[i + 1]
+        if word not in _CONSTANT_OPERATORS and after:
+            # "1000 times the number of votes": the operator said after its constant.
+            word, j = _TIMES, i
         if word not in _CONSTANT_OPERATORS and _a_base(norms, j, i):
             word = "base"  # "assuming a $100 initial investment": the base taken off
         if word not in _CONSTANT_OPERATORS or (word == "over" and j != i - 1):
@@ -592,7 +607,7 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
             Decimal(value)
         except InvalidOperation:
             continue
-        if j >= 1 and norms[j - 1][0].isdigit() and not used[j - 1] and not found:
+        if j < i and j >= 1 and norms[j - 1][0].isdigit() and not used[j - 1] and not found:
             found.append(norms[j - 1].replace(",", ""))  # "45 times 4": both are operands
             used[j - 1] = True
         found.append(value)
@@ -607,6 +622,35 @@ def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...],
 
 
 _BASE_ADJECTIVES = lexicon("initial base starting")
+# Numbers spelled out, read as constants only right after an operator ("minus one", "the
+# difference between that and the number one"); elsewhere "one" is a pronoun.
+_SPELLED = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "ten": "10",
+            "hundred": "100"}  # fmt: skip
+_NUMBER = normalise_word("number")
+# "The difference between X and 1", "the sum of X and 50": the operation word before "and".
+_PAIRED_OPERATIONS = {
+    normalise_word("difference"): normalise_word("less"),
+    normalise_word("sum"): normalise_word("plus"),
+    normalise_word("product"): normalise_word("times"),
+}
+
+
+def _operation_before(norms: Sequence[str], used: list[bool], at: int) -> str:
+    """The operator word a constant after "and" takes: the operation named before the pair
+    ("the difference between ... and"), as one of the constant operators; "" when none, or
+    when a number stands before "and" too."""
+    for k in range(at - 1, -1, -1):
+        if norms[k] in _PAIRED_OPERATIONS and not used[k]:
+            paired = k + 1 < len(norms) and norms[k + 1] in ("between", "of")
+            # Numbers on both sides are labels ("between 1-90 and 91-180 days"), not a figure
+            # and a constant.
+            if paired and not any(n[0].isdigit() for n in norms[k + 2 : at]):
+                return _PAIRED_OPERATIONS[norms[k]]
+            return ""
+    return ""
+
+
+_TIMES = normalise_word("times")
 
 
 def _a_base(norms: Sequence[str], before: int, at: int) -> bool:

@@ -716,10 +716,13 @@ def _whole_last(
     phrase is the whole ("what percentage of revenue was net income"): it goes last."""
     if whole_at < 0 or len(metrics) != 2 or len(spans) != 2:
         return metrics
-    after = [(start, m) for (start, _), m in zip(spans, metrics, strict=True) if start >= whole_at]
+    # Two figures may share the phrase's first word ("total" of a Total column): the one whose
+    # words end first is the one named right there.
+    after = [(start, end, m) for (start, end), m in zip(spans, metrics, strict=True)
+             if start >= whole_at]  # fmt: skip
     if not after:
         return metrics
-    whole = min(after)[1]
+    whole = min(after)[2]
     return (*(m for m in metrics if m != whole), whole)
 
 

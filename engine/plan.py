@@ -20,9 +20,9 @@ from engine.nearby import MAX_CHOICES, PERIOD_CHOICES, Asker
 from engine.parser import LINE_ITEM_WORDS, SUM, parser_for
 from engine.store import KnowledgeStore
 from engine.tables import MONTH_NAMES
-from engine.text import TOKEN, normalise_word
+from engine.text import TOKEN, normalise_word, stem
 from engine.timeframe import expand_range, period_sort_key
-from engine.types import Choice, Holding, Vocabulary, showable
+from engine.types import Choice, Fact, Holding, Vocabulary, showable
 
 Held = Mapping[tuple[str, str], Sequence[str]]  # (entity, metric) -> periods held, oldest first
 
@@ -80,8 +80,75 @@ def make_plan(
     if early is not None:
         return early
     entities = intent.entities or (vocabulary.entities[0].name,)
+    intent = _whole_is_the_total(intent, entities, asking)
     held = {(e, m): _held_periods(store, e, m, clearance) for e in entities for m in intent.metrics}
     return _with_periods(intent.with_(entities=entities), held, asking)
+
+
+def _whole_is_the_total(intent: Intent, entities: Sequence[str], asking: _Asking) -> Intent:
+    """ "What percentage of the total is the first quarter?" links one line, the part: the
+    whole it is set against is the table's Total line read in the same column, named like
+    the part with its own label replaced by "Total" ("Fully integrated Asia" -> "Total Asia",
+    "first quarter" -> "total"). Only when the question says "total", the part is not itself
+    a total, no earlier result or constant is the other operand, and exactly one such line is
+    held; otherwise the question is asked back as before."""
+    if (
+        intent.operation not in ("percent_of", "ratio")
+        or len(intent.metrics) != 1
+        or len(entities) != 1
+        or intent.referent
+        or intent.constants
+        or intent.nested
+        or _TOTAL not in {normalise_word(w) for w in TOKEN.findall(intent.question.lower())}
+    ):
+        return intent
+    part = intent.metrics[0]
+    words = part.lower().split()
+    if not words or normalise_word(words[0]) == _TOTAL:
+        return intent
+    held = {h.metric for h in asking.holdings(entity=entities[0])}
+    by_words = {tuple(m.lower().split()): m for m in held}
+    # The longest column part first: "Total Approximate Number of Vehicles" before "Total".
+    named = [by_words.get(("total", *words[cut:])) for cut in range(1, len(words) + 1)]
+    whole = next((m for m in named if m is not None and m != part), None)
+    if whole is None or not _within(asking, entities[0], part, whole, intent.periods):
+        return intent
+    if intent.loose and not _page_says(asking, entities[0], whole, intent.loose):
+        return intent
+    return intent.with_(metrics=(part, whole))
+
+
+def _page_says(asking: _Asking, entity: str, whole: str, words: Sequence[str]) -> bool:
+    """Words the question gives the total ("the total dividend") that no line holds: the
+    page the Total line was read from must use them, or "total revenue" could be answered
+    with a table's total assets. A line with no page of its own is not taken."""
+    facts = asking.store.find_facts(entity=entity, metric=whole)
+    pages = {f.document_id or f.source for f in facts} - {""}
+    if len(pages) != 1:
+        return False
+    passages = asking.store.document_passages(pages.pop(), classifications=asking.clearance)
+    said = {stem(normalise_word(w)) for p in passages for w in TOKEN.findall(p.text.lower())}
+    return all(stem(normalise_word(w)) in said for w in words)
+
+
+def _within(asking: _Asking, entity: str, part: str, whole: str, periods: Sequence[str]) -> bool:
+    """A line larger than the Total in a period asked is not one of its parts (a misread
+    cell, or another measure), nor is a line of another page: no share of it is taken. Only
+    figures the asker may see count."""
+    asked = periods or None
+
+    def seen(metric: str) -> list[Fact]:
+        found = asking.store.find_facts(entity=entity, metric=metric, periods=asked)
+        return [f for f in found if showable(f.classification, asking.clearance)]
+
+    wholes, parts = seen(whole), seen(part)
+    if {f.document_id or f.source for f in wholes} != {f.document_id or f.source for f in parts}:
+        return False  # a "Total" of another table (a knowledge base of many pages)
+    by_period = {f.period: f.value for f in wholes}
+    return all(abs(f.value) <= abs(by_period[f.period]) for f in parts if f.period in by_period)
+
+
+_TOTAL = normalise_word("total")
 
 
 def figure_unread(
