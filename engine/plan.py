@@ -132,9 +132,10 @@ def _page_says(asking: _Asking, entity: str, whole: str, words: Sequence[str]) -
 
 
 def _within(asking: _Asking, entity: str, part: str, whole: str, periods: Sequence[str]) -> bool:
-    """A line larger than the Total in a period asked is not one of its parts (a misread
-    cell, or another measure), nor is a line of another page: no share of it is taken. Only
-    figures the asker may see count."""
+    """Whether `whole` can be the whole of `part`: read from the same page (not a "Total" of
+    another table), held wherever the part is asked, and in each of those periods non-zero,
+    of the part's sign and no smaller (a line larger than its Total is a misread cell or
+    another measure). Only figures the asker may see count."""
     asked = periods or None
 
     def seen(metric: str) -> list[Fact]:
@@ -145,7 +146,14 @@ def _within(asking: _Asking, entity: str, part: str, whole: str, periods: Sequen
     if {f.document_id or f.source for f in wholes} != {f.document_id or f.source for f in parts}:
         return False  # a "Total" of another table (a knowledge base of many pages)
     by_period = {f.period: f.value for f in wholes}
-    return all(abs(f.value) <= abs(by_period[f.period]) for f in parts if f.period in by_period)
+    if not parts or {f.period for f in parts} - set(by_period):
+        return False
+    return all(
+        by_period[f.period] != 0
+        and f.value * by_period[f.period] >= 0
+        and abs(f.value) <= abs(by_period[f.period])
+        for f in parts
+    )
 
 
 _TOTAL = normalise_word("total")
@@ -269,7 +277,14 @@ def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
     of its line said, since the whole is found from those words; the whole is taken only
     when it is held for every asked period and is at least as large as the part in each, as
     a whole is. Else the question is still asked back."""
-    if intent.operation not in _SHARES or len(intent.metrics) != 1 or len(intent.periods) > 1:
+    if (
+        intent.operation not in _SHARES
+        or len(intent.metrics) != 1
+        or len(intent.periods) > 1
+        or intent.referent
+        or intent.constants
+        or intent.nested
+    ):
         return intent
     asked = _label_words(intent.question)
     said = asked & LINE_ITEM_WORDS
@@ -286,32 +301,11 @@ def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
     if not wholes:
         return intent
     closest = wholes[max(wholes)]
-    if len(closest) != 1 or not _bounds(asking, entity, part, closest[0], intent.periods):
+    if len(closest) != 1 or not _within(asking, entity, part, closest[0], intent.periods):
+        return intent
+    if intent.loose and not _page_says(asking, entity, closest[0], intent.loose):
         return intent
     return intent.with_(metrics=(part, closest[0]))
-
-
-def _bounds(asking: _Asking, entity: str, part: str, whole: str, periods: Sequence[str]) -> bool:
-    """Whether `whole` is held wherever `part` is asked and holds it: of one sign, no
-    smaller."""
-    asked = list(periods) or None
-    shown = asking.clearance
-    parts = {
-        f.period: f.value
-        for f in asking.store.find_facts(entity=entity, metric=part, periods=asked)
-        if showable(f.classification, shown)
-    }
-    totals = {
-        f.period: f.value
-        for f in asking.store.find_facts(entity=entity, metric=whole, periods=asked)
-        if showable(f.classification, shown)
-    }
-    if not parts or set(parts) - set(totals):
-        return False
-    return all(
-        totals[p] != 0 and parts[p] * totals[p] >= 0 and abs(parts[p]) <= abs(totals[p])
-        for p in parts
-    )
 
 
 def _summed_across_columns(
