@@ -247,6 +247,7 @@ class IntentParser:
         company = entities[0] if len(entities) == 1 else (scope if not entities else None)
         own = self._own_index(held_by(company)) if company and held_by else None
         _join_compounds(text, norms, used, self._index.words)
+        _dotted_initials(text, texts, norms, self._index)
         grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
@@ -786,6 +787,26 @@ def _join_compounds(
         if joined in label_words and (between == " " or not parts_held):
             norms[i] = joined
             used[i + 1] = True
+
+
+def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _Index) -> None:
+    """Initials a question writes without their dots ("US", "non-us pension plans") where a
+    label writes them with dots ("u.s . pension plans"): read as the label's word. Lower
+    case "us" is also the pronoun ("tell us"), so it is read so only joined by a hyphen to
+    the word before, or followed by another word of a label that holds the initials."""
+    spans = [m.span() for m in TOKEN.finditer(text)]
+    for i, word in enumerate(texts):
+        if not (2 <= len(word) <= 3 and word.isalpha()):
+            continue
+        dotted = ".".join(word.lower())
+        holders = index.by_word.get(dotted)
+        if not holders:
+            continue
+        hyphened = i > 0 and text[spans[i - 1][1] : spans[i][0]] == "-"
+        following = norms[i + 1] if i + 1 < len(norms) else ""
+        continues = any(following in index.labels[h].keys - {dotted} for h in holders)
+        if word.isupper() or hyphened or continues:
+            norms[i] = dotted
 
 
 def _period_mask(text: str, texts: Sequence[str], frame: TimeFrame) -> list[bool]:
