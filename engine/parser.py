@@ -248,6 +248,7 @@ class IntentParser:
         own = self._own_index(held_by(company)) if company and held_by else None
         _join_compounds(text, norms, used, self._index.words)
         _dotted_initials(text, texts, norms, self._index)
+        _moment_words(norms, used, self._index.words)
         grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
@@ -807,6 +808,25 @@ def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _
         continues = any(following in index.labels[h].keys - {dotted} for h in holders)
         if word.isupper() or hyphened or continues:
             norms[i] = dotted
+
+
+# Words that say the same moment of a roll-forward; a label uses one of them.
+OPENING_MOMENT = lexicon("beginning start opening")
+CLOSING_MOMENT = lexicon("ending closing")
+
+
+def _moment_words(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
+    """A question's word for a roll-forward's moment ("at the start of 2011") read as the
+    one word the labels use for it ("Beginning stores", "Balance at opening"), when the
+    labels use exactly one and not the question's own."""
+    for moments in (OPENING_MOMENT, CLOSING_MOMENT):
+        held = moments & label_words
+        if len(held) != 1:
+            continue
+        (word,) = held
+        for i, norm in enumerate(norms):
+            if norm in moments and not used[i]:
+                norms[i] = word
 
 
 def _period_mask(text: str, texts: Sequence[str], frame: TimeFrame) -> list[bool]:
