@@ -791,13 +791,15 @@ def _join_compounds(
 
 
 def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _Index) -> None:
-    """Initials a question writes without their dots ("US", "non-us pension plans") where a
-    label writes them with dots ("u.s . pension plans"): read as the label's word. Lower
-    case "us" is also the pronoun ("tell us"), so it is read so only joined by a hyphen to
-    the word before, or followed by another word of a label that holds the initials."""
+    """Initials a question writes without their dots ("US", "uk", "ocf") where a label
+    writes them with dots ("u.s . pension plans") or is the words they stand for ("United
+    Kingdom", "Operating cash flow"): read as the label's dotted word. Initials that are
+    also a common word or a label's word (the pronoun "us", "it") are read so only in
+    capitals, joined by a hyphen to the word before ("non-us"), after "in", or followed by
+    another word of a label that holds them ("us pension plans")."""
     spans = [m.span() for m in TOKEN.finditer(text)]
     for i, word in enumerate(texts):
-        if not (2 <= len(word) <= 3 and word.isalpha()):
+        if not (2 <= len(word) <= 4 and word.isalpha()):
             continue
         dotted = ".".join(word.lower())
         holders = index.by_word.get(dotted)
@@ -806,7 +808,9 @@ def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _
         hyphened = i > 0 and text[spans[i - 1][1] : spans[i][0]] == "-"
         following = norms[i + 1] if i + 1 < len(norms) else ""
         continues = any(following in index.labels[h].keys - {dotted} for h in holders)
-        if word.isupper() or hyphened or continues:
+        placed = i > 0 and norms[i - 1] == "in"  # "sales in us": a place, not the pronoun
+        common = norms[i] in NOT_CONTENT or norms[i] in index.words
+        if not common or word.isupper() or hyphened or continues or placed:
             norms[i] = dotted
 
 
@@ -1097,6 +1101,7 @@ _BRACKETED = re.compile(r"\([^)]*\)")
 
 def _metric_index(terms: Sequence[Term]) -> _Index:
     raw: list[tuple[str, frozenset[str], frozenset[str], str, list[str]]] = []
+    initials: list[tuple[str, str]] = []
     for term in terms:
         for label in dict.fromkeys((term.name, *term.aliases)):
             keys = frozenset(w for w in words(label) if w not in LABEL_STOP)
@@ -1104,6 +1109,7 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
             if keys:
                 head = outside[-1] if outside else ""
                 raw.append((term.name, keys, keys - frozenset(outside), head, outside[:1]))
+                initials.append((term.name, _initials(outside)))
     frequency: dict[str, int] = defaultdict(int)
     for _, keys, _, _, _ in raw:
         for word in keys:
@@ -1121,11 +1127,41 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
         )
         for metric, keys, optional, head, lead in raw
     ]
+    labels.extend(_initials_labels(initials, count))
     by_word: dict[str, list[int]] = defaultdict(list)
     for index, item in enumerate(labels):
         for word in item.keys:
             by_word[word].append(index)
     return _Index(labels, dict(by_word), frozenset(frequency), idf)
+
+
+def _initials(outside: Sequence[str]) -> str:
+    """A label's initials written with dots ("u.s" for "United States", "u.p.s" for
+    "United Parcel Service, Inc."), for a label of two to four words; else ""."""
+    named = [w for w in outside if w not in NAME_ENDINGS and w != "&"]
+    if 2 <= len(named) <= 4 and all(w.isalpha() for w in named):
+        return ".".join(w[0] for w in named)
+    return ""
+
+
+def _initials_labels(initials: Sequence[tuple[str, str]], count: int) -> list[_Label]:
+    """Each label also named by its initials, the one word a question's "US", "uk" or "ups"
+    is read as (`_dotted_initials`). Kept out of the words' weights: a label's initials
+    change no other label's linking."""
+    found = [(metric, said) for metric, said in dict.fromkeys(initials) if said]
+    frequency: dict[str, int] = defaultdict(int)
+    for _, said in found:
+        frequency[said] += 1
+    return [
+        _Label(
+            metric=metric,
+            keys=frozenset({said}),
+            weight=math.log(1 + count / frequency[said]),
+            head=said,
+            lead=said,
+        )
+        for metric, said in found
+    ]
 
 
 parser_for = PerVocabulary(IntentParser)

@@ -30,13 +30,13 @@ RECORDED = {
     # One turn asks a figure "again" that the page's text states as 137 and the gold as 133,
     # though the gold program of the turn before it takes 137 for that year: the engine's 137
     # is scored wrong (ADR 0056).
-    "convfinqa": (418, 57),
+    "convfinqa": (419, 57),
     # The demo's off-target questions (issue 13): wrong is an answer about a company the
     # question did not name, or from another period, or any answer to an unknown company.
     "offtarget": (166, 0),
     # Conversations over the demo data written without reading the parser (issue 12):
     # bad is wrong + off-target, including a figure where the gold is not found.
-    "democonv": (178, 4),
+    "democonv": (180, 4),
 }
 BAD = ("wrong", "off-target")
 RUNS: dict[str, Callable[[], Sequence[Scored]]] = {
