@@ -204,7 +204,10 @@ class _Index:
 
     def share(self, label: _Label, named: frozenset[str]) -> float:
         """How much of a label's weight the named words carry (rare words weigh most)."""
-        return sum(self.idf[w] for w in label.keys & named) / (label.weight or 1.0)
+        # A day of the month said with the question's date ("as of December 31") names the
+        # moment, not the line: it carries none of a label's weight toward a partial link.
+        said = (w for w in label.keys & named if not (w.isdigit() and len(w) <= 2))
+        return sum(self.idf[w] for w in said) / (label.weight or 1.0)
 
 
 HeldBy = Callable[[str], frozenset[str]]
@@ -566,6 +569,9 @@ class IntentParser:
         ]
         names = sorted({label.metric for label in holders})
         scoped = index is not self._index
+        # A year a label holds ("Reserve—December 31, 2031") that the question gave as its
+        # period ("at december 31, 2031") is named too.
+        said_years = frozenset(n for i, n in enumerate(norms) if used[i] and _YEARLIKE.match(n))
         # One line item holds every word: taken when what it adds is soft ("total"), only
         # bracketed ("(non-current)"), or weighs less than what was named ("net cash from
         # financing activities" for "net cash used for financing activities"); among one
@@ -574,7 +580,7 @@ class IntentParser:
         if len(names) == 1 and (
             all(
                 _named_but_brackets(label, question_words)
-                or index.share(label, question_words) >= MOST
+                or index.share(label, question_words | said_years) >= MOST
                 for label in holders
             )
             or (scoped and any(_named_enough(label, question_words) for label in holders))

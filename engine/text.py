@@ -6,12 +6,13 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-# Words, numbers written the way reports write them (1,234.5), and the symbols & and %.
+# Words, numbers written the way reports write them (1,234.5; a comma only before three
+# digits, so "December 31, 2032" holds "31"), and the symbols & and %.
 # Initials written with dots ("U.S.", "u.s", "e.g.") are one word: a label's "u.s . pension
 # plans" and a question's "u.s pension plans" name the same line.
 TOKEN = re.compile(
     r"(?<![^\W\d_])[^\W\d_](?:\.[^\W\d_])+(?![^\W\d_])"
-    r"|\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*|[&%$]",
+    r"|\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*|[&%$]",
     re.UNICODE,
 )
 _POSSESSIVE = re.compile(r"['’]s?$")
