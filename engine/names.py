@@ -112,6 +112,31 @@ def company_mentions(question: str, vocabulary: Vocabulary) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+# A report page's running header names the company it is about, with its legal suffix:
+# "Entergy Texas, Inc. and Subsidiaries", "Republic Services, Inc. notes to ...".
+_OPENING_NAME = re.compile(
+    r"^\s*(?P<name>[^\W\d_][\w&'’\-]*(?:\s+[^\W\d_][\w&'’\-]*){0,3}?)\s*,?\s*"
+    r"(?P<suffix>inc|incorporated|corp|corporation|llc|ltd|limited|plc)\b\s*\.?",
+    re.IGNORECASE,
+)
+
+
+def opening_company_names(page_text: str, label_words: frozenset[str]) -> tuple[str, ...]:
+    """The names of the company a page opens on, in its running header ("entergy texas ,
+    inc . and subsidiaries ..."): the name, and the name with its suffix. A question naming
+    it ("the net revenue for Entergy Texas") names the page's company, not a line item. A
+    name the page's line labels hold ("O'Reilly Automotive, Inc." in a stock table) is a
+    line's, not the company's alias; one with a word that is no name ("the", "of") is none."""
+    match = _OPENING_NAME.match(page_text)
+    if match is None:
+        return ()
+    name = " ".join(match["name"].split())
+    named = set(words(name))
+    if not named or named <= label_words or named & NOT_CONTENT:
+        return ()
+    return (name, f"{name} {match['suffix']}")
+
+
 def unknown_company_text(names: Sequence[str], vocabulary: Vocabulary) -> str:
     """The not-found answer: which names the knowledge base holds nothing about."""
     said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]

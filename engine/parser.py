@@ -204,7 +204,10 @@ class _Index:
 
     def share(self, label: _Label, named: frozenset[str]) -> float:
         """How much of a label's weight the named words carry (rare words weigh most)."""
-        return sum(self.idf[w] for w in label.keys & named) / (label.weight or 1.0)
+        # A day of the month said with the question's date ("as of December 31") names the
+        # moment, not the line: it carries none of a label's weight toward a partial link.
+        said = (w for w in label.keys & named if not (w.isdigit() and len(w) <= 2))
+        return sum(self.idf[w] for w in said) / (label.weight or 1.0)
 
 
 HeldBy = Callable[[str], frozenset[str]]
@@ -250,6 +253,8 @@ class IntentParser:
         company = entities[0] if len(entities) == 1 else (scope if not entities else None)
         own = self._own_index(held_by(company)) if company and held_by else None
         _join_compounds(text, norms, used, self._index.words)
+        _dotted_initials(text, texts, norms, self._index)
+        _moment_words(norms, used, self._index.words)
         grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
@@ -577,6 +582,9 @@ class IntentParser:
         ]
         names = sorted({label.metric for label in holders})
         scoped = index is not self._index
+        # A year a label holds ("Reserve—December 31, 2031") that the question gave as its
+        # period ("at december 31, 2031") is named too.
+        said_years = frozenset(n for i, n in enumerate(norms) if used[i] and _YEARLIKE.match(n))
         # One line item holds every word: taken when what it adds is soft ("total"), only
         # bracketed ("(non-current)"), or weighs less than what was named ("net cash from
         # financing activities" for "net cash used for financing activities"); among one
@@ -585,7 +593,7 @@ class IntentParser:
         if len(names) == 1 and (
             all(
                 _named_but_brackets(label, question_words)
-                or index.share(label, question_words) >= MOST
+                or index.share(label, question_words | said_years) >= MOST
                 for label in holders
             )
             or (scoped and any(_named_enough(label, question_words) for label in holders))
@@ -802,6 +810,49 @@ def _join_compounds(
         if joined in label_words and (between == " " or not parts_held):
             norms[i] = joined
             used[i + 1] = True
+
+
+def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _Index) -> None:
+    """Initials a question writes without their dots ("US", "uk", "ocf") where a label
+    writes them with dots ("u.s . pension plans") or is the words they stand for ("United
+    Kingdom", "Operating cash flow"): read as the label's dotted word. Initials that are
+    also a common word or a label's word (the pronoun "us", "it") are read so only in
+    capitals, joined by a hyphen to the word before ("non-us"), after "in", or followed by
+    another word of a label that holds them ("us pension plans")."""
+    spans = [m.span() for m in TOKEN.finditer(text)]
+    for i, word in enumerate(texts):
+        if not (2 <= len(word) <= 4 and word.isalpha()):
+            continue
+        dotted = ".".join(word.lower())
+        holders = index.by_word.get(dotted)
+        if not holders:
+            continue
+        hyphened = i > 0 and text[spans[i - 1][1] : spans[i][0]] == "-"
+        following = norms[i + 1] if i + 1 < len(norms) else ""
+        continues = any(following in index.labels[h].keys - {dotted} for h in holders)
+        placed = i > 0 and norms[i - 1] == "in"  # "sales in us": a place, not the pronoun
+        common = norms[i] in NOT_CONTENT or norms[i] in index.words
+        if not common or word.isupper() or hyphened or continues or placed:
+            norms[i] = dotted
+
+
+# Words that say the same moment of a roll-forward; a label uses one of them.
+OPENING_MOMENT = lexicon("beginning start opening")
+CLOSING_MOMENT = lexicon("ending closing")
+
+
+def _moment_words(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
+    """A question's word for a roll-forward's moment ("at the start of 2011") read as the
+    one word the labels use for it ("Beginning stores", "Balance at opening"), when the
+    labels use exactly one and not the question's own."""
+    for moments in (OPENING_MOMENT, CLOSING_MOMENT):
+        held = moments & label_words
+        if len(held) != 1:
+            continue
+        (word,) = held
+        for i, norm in enumerate(norms):
+            if norm in moments and not used[i]:
+                norms[i] = word
 
 
 def _period_mask(text: str, texts: Sequence[str], frame: TimeFrame) -> list[bool]:
@@ -1072,6 +1123,7 @@ _BRACKETED = re.compile(r"\([^)]*\)")
 
 def _metric_index(terms: Sequence[Term]) -> _Index:
     raw: list[tuple[str, frozenset[str], frozenset[str], str, list[str]]] = []
+    initials: list[tuple[str, str]] = []
     for term in terms:
         for label in dict.fromkeys((term.name, *term.aliases)):
             keys = frozenset(w for w in words(label) if w not in LABEL_STOP)
@@ -1079,6 +1131,7 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
             if keys:
                 head = outside[-1] if outside else ""
                 raw.append((term.name, keys, keys - frozenset(outside), head, outside[:1]))
+                initials.append((term.name, _initials(outside)))
     frequency: dict[str, int] = defaultdict(int)
     for _, keys, _, _, _ in raw:
         for word in keys:
@@ -1096,11 +1149,41 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
         )
         for metric, keys, optional, head, lead in raw
     ]
+    labels.extend(_initials_labels(initials, count))
     by_word: dict[str, list[int]] = defaultdict(list)
     for index, item in enumerate(labels):
         for word in item.keys:
             by_word[word].append(index)
     return _Index(labels, dict(by_word), frozenset(frequency), idf)
+
+
+def _initials(outside: Sequence[str]) -> str:
+    """A label's initials written with dots ("u.s" for "United States", "u.p.s" for
+    "United Parcel Service, Inc."), for a label of two to four words; else ""."""
+    named = [w for w in outside if w not in NAME_ENDINGS and w != "&"]
+    if 2 <= len(named) <= 4 and all(w.isalpha() for w in named):
+        return ".".join(w[0] for w in named)
+    return ""
+
+
+def _initials_labels(initials: Sequence[tuple[str, str]], count: int) -> list[_Label]:
+    """Each label also named by its initials, the one word a question's "US", "uk" or "ups"
+    is read as (`_dotted_initials`). Kept out of the words' weights: a label's initials
+    change no other label's linking."""
+    found = [(metric, said) for metric, said in dict.fromkeys(initials) if said]
+    frequency: dict[str, int] = defaultdict(int)
+    for _, said in found:
+        frequency[said] += 1
+    return [
+        _Label(
+            metric=metric,
+            keys=frozenset({said}),
+            weight=math.log(1 + count / frequency[said]),
+            head=said,
+            lead=said,
+        )
+        for metric, said in found
+    ]
 
 
 parser_for = PerVocabulary(IntentParser)

@@ -74,7 +74,7 @@ def make_plan(
 ) -> Plan | Reply:
     """`parse` reads a question as the engine does: nearby choices are checked with it."""
     asking = _Asking(store, vocabulary, clearance, asker_for(parse, vocabulary))
-    intent = _settled_by_dates(intent, asking)
+    intent = _later_date_first(_settled_by_dates(intent, asking))
     intent = _whole_of_part(intent, asking)
     early = _unclear(intent, asking)
     if early is not None:
@@ -338,6 +338,32 @@ def _summed_across_columns(
     return intent.with_(
         metrics=(*intent.metrics, *choices), ambiguous=(), operation="sum", kind="comparison"
     )
+
+
+def _later_date_first(intent: Intent) -> Intent:
+    """A change between one line's figures at two dates of a year ("net income between the
+    quarters ended January 26 and April 27") is the later less the earlier, in whichever
+    order the question names them; "the difference between" them keeps the question's."""
+    if intent.operation not in ("difference", "percent_change") or len(intent.metrics) != 2:
+        return intent
+    if {"difference", "differences"} & set(intent.question.lower().split()):
+        return intent
+    if len({_undated(m) for m in intent.metrics}) != 1:
+        return intent
+    moments = [_moment(m) for m in intent.metrics]
+    if None in moments or moments[0] == moments[1]:
+        return intent
+    ordered = sorted(intent.metrics, key=lambda m: _moment(m) or (0, 0), reverse=True)
+    return intent.with_(metrics=tuple(ordered))
+
+
+def _moment(label: str) -> tuple[int, int] | None:
+    """The month and day a line's label names ("Net income April 27" -> (4, 27)), if one."""
+    found = [m.group(0) for m in _DAY.finditer(label)]
+    if len(found) != 1:
+        return None
+    day = re.search(r"\d{1,2}", found[0])
+    return _month_of(found[0].split()[0]), int(day.group(0)) if day else 0
 
 
 def _undated(label: str) -> str:

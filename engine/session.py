@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from engine.arithmetic import ROLE_NOUNS, ROLES
 from engine.intent import Ambiguity, Intent
-from engine.parser import SECURITY_MEASURES, names_a_security
+from engine.parser import CLOSING_MOMENT, OPENING_MOMENT, SECURITY_MEASURES, names_a_security
 from engine.text import normalise_word, words
 from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
@@ -778,8 +778,11 @@ class ConversationSession:
         series = {(first.entity, first.metric), (second.entity, second.metric)}
         if first.period != second.period or len(series) != 2:
             return None
-        # A change is the later figure less the earlier: the newest answer's figure first.
+        # A change is the later figure less the earlier: the newest answer's figure first;
+        # of a roll-forward's opening and closing lines, the closing one whichever came first.
         ordered = (second, first) if operation == "difference" else (first, second)
+        if operation == "difference" and _opens(ordered[0].metric) and _closes(ordered[1].metric):
+            ordered = (ordered[1], ordered[0])
         entities = tuple(dict.fromkeys(f.entity for f in ordered if f.entity))
         metrics = tuple(dict.fromkeys(f.metric for f in ordered if f.metric))
         if len(entities) > 1 and len(metrics) > 1:
@@ -883,6 +886,18 @@ _AMOUNT_NOUNS = frozenset(
 _SHARES = ("ratio", "percent_of")
 _SIDE_BY_SIDE = ("higher", "lower", "difference", "sum")  # a ratio's whole is not told
 _DIFFERENCE = frozenset(words("difference differences differ"))
+
+
+def _opens(metric: str | None) -> bool:
+    """A roll-forward's opening line ("Beginning stores", "Balance at start of year")."""
+    return bool(metric) and not OPENING_MOMENT.isdisjoint(words(metric or ""))
+
+
+def _closes(metric: str | None) -> bool:
+    """A roll-forward's closing line ("Ending stores", "Balance at end of year")."""
+    return bool(metric) and not (CLOSING_MOMENT | {"end"}).isdisjoint(words(metric or ""))
+
+
 _WITH_OPERANDS = ("ratio", "percent_of", "difference", "sum", "product")
 _ROLES_NAMED = {
     "change": ("change",),

@@ -6,8 +6,15 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-# Words, numbers written the way reports write them (1,234.5), and the symbols & and %.
-TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*|[&%$]", re.UNICODE)
+# Words, numbers written the way reports write them (1,234.5; a comma only before three
+# digits, so "December 31, 2032" holds "31"), and the symbols & and %.
+# Initials written with dots ("U.S.", "u.s", "e.g.") are one word: a label's "u.s . pension
+# plans" and a question's "u.s pension plans" name the same line.
+TOKEN = re.compile(
+    r"(?<![^\W\d_])[^\W\d_](?:\.[^\W\d_])+(?![^\W\d_])"
+    r"|\d+(?:,\d{3})*(?!\d)(?:\.\d+)?|[^\W\d_]+(?:['’][^\W\d_]+)*|[&%$]",
+    re.UNICODE,
+)
 _POSSESSIVE = re.compile(r"['’]s?$")
 _ES_AFTER = ("sses", "xes", "ches", "shes", "zes")
 
@@ -36,6 +43,8 @@ def words(text: str) -> list[str]:
 @lru_cache(maxsize=65536)
 def normalise_word(word: str) -> str:
     word = word.lower()
+    if "." in word and not word[0].isdigit():
+        return word.rstrip(".")  # initials, "u.s." as "u.s": not the pronoun "us"
     if "'" in word or "’" in word:
         word = _POSSESSIVE.sub("", word.replace("’", "'"))
     return stem(word)

@@ -15,10 +15,12 @@ from typing import Any
 from engine.answer import Engine
 from engine.evaluate.scoring import Scored, score, scored
 from engine.evaluate.split import part_of
+from engine.names import opening_company_names
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.store import InMemoryStore
 from engine.tables import read_table, table_caption, table_scale, table_subject
+from engine.text import words
 from engine.types import PUBLIC, Fact, Passage, Term
 
 ENTITY = "Company"
@@ -59,8 +61,9 @@ def page_store(
     aliases: dict[str, set[str]] = defaultdict(set)
     for fact in facts:
         aliases[fact.metric].update(fact.aliases)
+    label_words = frozenset(w for metric in aliases for w in words(metric))
     return InMemoryStore(
-        entities=[Term(ENTITY)],
+        entities=[Term(ENTITY, opening_company_names(text, label_words))],
         metrics=[Term(m, tuple(sorted(a)), subject=subject) for m, a in aliases.items()],
         facts=[
             Fact(f"fact:{page}:{i}", ENTITY, f.metric, f.period, f.value, f.unit, source=page)
