@@ -268,6 +268,11 @@ class ConversationSession:
         if found is None:
             return resolved.with_(referent="?"), tuple(carried)
         number, turn, figure = found
+        beyond = _named_beyond_the_result(asked, turn.intent.metrics)
+        if beyond:
+            # "Revenue less net income over the 2013 revenue": the result is described by the
+            # figures it was worked out from; the one named again is the other operand.
+            asked = asked.with_(metrics=beyond)
         kept = [c for c in carried if c.slot not in ("period", "operation")]
         metrics = asked.metrics or ((figure.metric,) if figure.metric else resolved.metrics)
         if figure.metric in metrics:
@@ -889,6 +894,33 @@ _ROLES_NAMED = {
     "ratio": ("ratio", "share"),
     "share": ("share", "ratio", "percent change"),
 }
+
+
+def _named_beyond_the_result(asked: Intent, worked_from: tuple[str, ...]) -> tuple[str, ...]:
+    """The figures a question names besides the words that describe an earlier result by
+    what it was worked out from ("the difference of revenue less net income over the 2013
+    revenue": revenue and net income describe the result, revenue named once more is the
+    other operand). Only when the question names every figure the result was worked out
+    from, in the result's own labels, and exactly one figure beyond them; else none."""
+    if len(worked_from) < 2 or not set(worked_from) <= set(asked.metrics):
+        return ()
+    said = words(asked.question)
+    taken = [False] * len(said)
+    times: dict[str, int] = {}
+    for metric in sorted(asked.metrics, key=lambda m: -len(words(m))):
+        label = words(metric)
+        count = 0
+        for start in range(len(said) - len(label) + 1):
+            span = range(start, start + len(label))
+            if said[start : start + len(label)] == label and not any(taken[i] for i in span):
+                count += 1
+                for i in span:
+                    taken[i] = True
+        times[metric] = count
+    if any(times[m] == 0 for m in asked.metrics):
+        return ()  # a figure named in other words: where its mentions are is not known
+    beyond = tuple(m for m in asked.metrics if times[m] - (m in worked_from) > 0)
+    return beyond if len(beyond) == 1 else ()
 
 
 def _stands_on(results: tuple[Figure, ...]) -> Figure | None:

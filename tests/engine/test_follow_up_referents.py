@@ -1,5 +1,6 @@
 """Follow-up turns that name what they mean in other ways than a figure's label (ADR 0061):
-a count of years said beside the years themselves."""
+a count of years said beside the years themselves, and an earlier result described by the
+figures it was worked out from."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from decimal import Decimal
 
 from engine.answer import Answer, answer_question
 from engine.evaluate.tatqa import ENTITY, page_store
+from engine.intent import Intent
 from engine.providers.mock import MockProvider
-from engine.session import ConversationSession
+from engine.session import ConversationSession, Remembered
+from engine.types import Figure
 
 DUES = [
     ["( in thousands )", "2043", "2042", "2041"],
@@ -50,3 +53,52 @@ def test_a_count_of_years_that_is_not_the_years_named_is_not_dropped() -> None:
     )
 
     assert last.status != "found"
+
+
+# -- a result named by the figures it was worked out from -------------------------------------
+
+TOLLS = [
+    ["", "december 31 2043 ( in millions )"],
+    ["canal tolls", "800"],
+    ["lock upkeep", "200"],
+]
+WORKED_OUT = (
+    "What were the canal tolls in 2043?",
+    "And the lock upkeep?",
+    "What are canal tolls minus lock upkeep?",
+)
+
+
+def _after_a_restart(table: list[list[str]], *questions: str) -> Answer:
+    """The last question asked in a session rebuilt from the stored form of the earlier turns
+    (their resolved intents and their figures as dictionaries), as askapp rebuilds it."""
+    *earlier, last = questions
+    stored = [
+        Remembered(
+            q, Intent.from_dict(q, a.intent), a.text, a.status,
+            tuple(Figure.from_dict(f.to_dict()) for f in a.figures) if a.status == "found" else (),
+        )
+        for q, a in zip(earlier, _conversation(table, *earlier), strict=True)
+    ]  # fmt: skip
+    session = ConversationSession(scope=ENTITY, turns=stored)
+    store = page_store("page:gannet", table, "", [])
+    return answer_question(last, store, MockProvider(), session=session,
+                           history=session.history())  # fmt: skip
+
+
+def test_a_result_described_by_its_operands_is_set_against_the_figure_named_again() -> None:
+    question = "And the difference of canal tolls minus lock upkeep over the 2043 canal tolls?"
+    *earlier, last = _conversation(TOLLS, *WORKED_OUT, question)
+
+    assert [a.status for a in earlier] == ["found"] * 3
+    assert last.status == "found"
+    assert _computed(last) == [Decimal("0.75")]
+    assert _after_a_restart(TOLLS, *WORKED_OUT, question).figures == last.figures
+
+
+def test_a_result_described_by_its_operands_with_nothing_named_again_is_not_guessed() -> None:
+    *_, last = _conversation(
+        TOLLS, *WORKED_OUT, "And the difference of canal tolls minus lock upkeep over 2043?"
+    )
+
+    assert last.status != "found" or _computed(last) != [Decimal("0.75")]
