@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from engine.arithmetic import ROLE_NOUNS, ROLES
 from engine.intent import Ambiguity, Intent
-from engine.parser import SECURITY_MEASURES, names_a_security
+from engine.parser import CLOSING_MOMENT, OPENING_MOMENT, SECURITY_MEASURES, names_a_security
 from engine.text import normalise_word, words
 from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
@@ -781,8 +781,12 @@ class ConversationSession:
         series = {(first.entity, first.metric), (second.entity, second.metric)}
         if first.period != second.period or len(series) != 2:
             return None
-        # A change is the later figure less the earlier: the newest answer's figure first.
+        # A change is the later figure less the earlier: the newest answer's figure first;
+        # a balance's change over its period is its closing less its opening, whichever of
+        # the two was asked last.
         ordered = (second, first) if operation == "difference" else (first, second)
+        if operation == "difference" and _opening_of(second.metric or "", first.metric or ""):
+            ordered = (first, second)
         entities = tuple(dict.fromkeys(f.entity for f in ordered if f.entity))
         metrics = tuple(dict.fromkeys(f.metric for f in ordered if f.metric))
         if len(entities) > 1 and len(metrics) > 1:
@@ -921,6 +925,16 @@ def _named_beyond_the_result(asked: Intent, worked_from: tuple[str, ...]) -> tup
         return ()  # a figure named in other words: where its mentions are is not known
     beyond = tuple(m for m in asked.metrics if times[m] - (m in worked_from) > 0)
     return beyond if len(beyond) == 1 else ()
+
+
+def _opening_of(opening: str, closing: str) -> bool:
+    """Whether two lines are one balance at its opening and at its closing moment
+    ("beginning stores", "ending stores"): named alike but for the moment's word."""
+    said, other = words(opening), words(closing)
+    if len(said) != len(other):
+        return False
+    differ = [(a, b) for a, b in zip(said, other, strict=True) if a != b]
+    return len(differ) == 1 and differ[0][0] in OPENING_MOMENT and differ[0][1] in CLOSING_MOMENT
 
 
 def _stands_on(results: tuple[Figure, ...]) -> Figure | None:

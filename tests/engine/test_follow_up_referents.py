@@ -102,3 +102,54 @@ def test_a_result_described_by_its_operands_with_nothing_named_again_is_not_gues
     )
 
     assert last.status != "found" or _computed(last) != [Decimal("0.75")]
+
+
+# -- a balance's opening and closing moments ----------------------------------------------
+
+BERTHS = [
+    ["", "2043", "2042"],
+    ["beginning berths", "52", "47"],
+    ["berths added", "9", "6"],
+    ["berths retired", "-3", "-1"],
+    ["ending berths", "58", "52"],
+]
+MOMENTS = (
+    "How many berths were there at the close of 2043?",
+    "And how many at the start of 2043?",
+    "And the net change?",
+)
+
+
+def _facts(answer: Answer) -> list[Decimal]:
+    return [f.value for f in answer.figures if f.kind == "fact"]
+
+
+def test_the_start_of_a_year_is_the_balance_the_lines_call_its_beginning() -> None:
+    closing, opening, _ = _conversation(BERTHS, *MOMENTS)
+
+    assert (closing.status, _facts(closing)) == ("found", [Decimal(58)])
+    assert (opening.status, _facts(opening)) == ("found", [Decimal(52)])
+
+
+def test_a_balance_changes_by_its_closing_less_its_opening_whichever_was_asked_last() -> None:
+    *_, change = _conversation(BERTHS, *MOMENTS)
+
+    assert change.status == "found"
+    assert _computed(change) == [Decimal(6)]
+    assert _computed(_after_a_restart(BERTHS, *MOMENTS)) == [Decimal(6)]
+
+
+def test_two_lines_other_than_a_balance_change_by_the_later_answer_less_the_earlier() -> None:
+    *_, change = _conversation(
+        BERTHS, "How many berths were added in 2043?", "And retired in 2043?", "And the net change?"
+    )
+
+    assert _computed(change) == [Decimal(-12)]
+
+
+def test_the_start_of_a_year_links_no_line_that_names_no_moment() -> None:
+    *_, opening = _conversation(
+        DUES, "How much were the harbour dues in 2043?", "And at the start of 2043?"
+    )
+
+    assert opening.status != "found"
