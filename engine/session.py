@@ -250,6 +250,11 @@ class ConversationSession:
         own_facts = len(asked.metrics or (1,)) * len(asked.periods)
         if asked.referent == "result" and own_facts >= 2:
             return resolved.with_(referent=""), tuple(carried)  # "it" was the metric
+        over_a_sum = self._over_an_earlier_sum(asked)
+        if over_a_sum is not None:
+            kept = [c for c in carried if c.slot == "entity"]
+            bare = resolved.with_(metrics=(), periods=(), loose=(), kind="comparison")
+            return bare.with_(referent="pair"), (*kept, *over_a_sum)
         if asked.referent == "figure" and not asked.metrics:
             # "That amount in relation to this total": two figures, neither named.
             return resolved.with_(referent="?"), tuple(carried)
@@ -300,6 +305,38 @@ class ConversationSession:
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
             kept
         )
+
+    def _over_an_earlier_sum(self, asked: Intent) -> tuple[Carried, Carried] | None:
+        """ "That value over the sum of both", after a sum and then one of its figures: the
+        figure the last answer gave, set over the sum an earlier answer computed. Only when
+        "sum" comes after the word pointing at the figure, the last answer gave one fact,
+        and that fact is one the sum added up (else the sum meant may be another)."""
+        if asked.referent != "figure" or asked.operation not in _SHARES:
+            return None
+        said = words(asked.question)
+        pointer = next((i for i, w in enumerate(said) if w in _POINTERS), None)
+        whole = next((i for i, w in enumerate(said) if w == "sum"), None)
+        if pointer is None or whole is None or whole < pointer:
+            return None
+        last = self._last_given(1)
+        if not last or last[0][2] is None or last[0][2].kind != "fact":
+            return None
+        number, turn, part = last[0]
+        if asked.metrics and part.metric not in asked.metrics:
+            return None
+        for earlier, remembered in self._recent():
+            if earlier >= number:
+                continue
+            computed = [f for f in remembered.results if f.kind == "computed"]
+            if not computed:
+                continue
+            total = computed[-1]
+            facts = self._facts_by_source()
+            added = {_said(facts[s]) for s in total.sources if s in facts}
+            if total.role_or_kind != "sum" or _said(part) not in added:
+                return None
+            return _as_result(number, turn, part), _as_result(earlier, remembered, total)
+        return None
 
     def _one_period_of(self, figure: Figure) -> str:
         """The one period a computed figure's facts share ("revenue less net income in 2022"
@@ -888,6 +925,7 @@ _AMOUNT_NOUNS = frozenset(
                          "level", "figure"])
 )  # fmt: skip
 _SHARES = ("ratio", "percent_of")
+_POINTERS = frozenset(words("that this it"))
 _SIDE_BY_SIDE = ("higher", "lower", "difference", "sum")  # a ratio's whole is not told
 _DIFFERENCE = frozenset(words("difference differences differ"))
 _WITH_OPERANDS = ("ratio", "percent_of", "difference", "sum", "product")

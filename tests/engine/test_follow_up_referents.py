@@ -153,3 +153,29 @@ def test_the_start_of_a_year_links_no_line_that_names_no_moment() -> None:
     )
 
     assert opening.status != "found"
+
+
+# -- a figure set over an earlier sum of it ------------------------------------------------
+
+SUMMED = (
+    "What is the sum of harbour dues in 2043 and pilotage fees in 2043?",
+    "What were the pilotage fees in 2043?",
+)
+
+
+def test_a_figure_over_the_sum_it_was_part_of_divides_the_two_earlier_answers() -> None:
+    question = "And that figure over the sum of the two?"
+    *earlier, last = _conversation(DUES, *SUMMED, question)
+
+    assert [a.status for a in earlier] == ["found", "found"]
+    assert last.status == "found"
+    assert _computed(last)[-1].quantize(Decimal("0.0001")) == Decimal("0.1123")
+    assert _after_a_restart(DUES, *SUMMED, question).figures == last.figures
+
+
+def test_a_figure_the_earlier_sum_did_not_add_up_is_not_set_over_it() -> None:
+    *_, last = _conversation(
+        DUES, SUMMED[0], "What were the pilotage fees in 2042?", "And that figure over the sum?"
+    )
+
+    assert last.status != "found"
