@@ -171,10 +171,39 @@ class ConversationSession:
             if over_base is not None:
                 return over_base
         if intent.referent == "change" and operation is None and intent.period_step:
-            # "That change" over a year counted from the conversation's: a change over which
-            # two periods is not read here, and one figure of that year is not a change.
+            # "That change" over a year counted from the conversation's: the same change, its
+            # two years moved by the step; else which two periods is not known, and one figure
+            # of that year is not a change.
+            moved = None if intent.periods else self._change_moved(intent.period_step)
+            if moved is not None:
+                kept = [c for c in carried if c.slot == "entity"]
+                return resolved.with_(**moved[0]), (*kept, *moved[1])
             return resolved.with_(referent="?"), tuple(carried)
         return resolved, tuple(carried)
+
+    def _change_moved(self, step: int) -> tuple[dict[str, object], list[Carried]] | None:
+        """ "And the subsequent year, what was that change?": the latest change an answer
+        gave, of one figure between two whole years, taken again between the years `step`
+        later (or earlier): the same figure, the same span, moved. None when the change was
+        not of one figure between two years."""
+        found = self._result("change")
+        if not isinstance(found, tuple):
+            return None
+        number, turn, figure = found
+        source = turn.intent
+        years = sorted(source.periods, key=period_sort_key)
+        if source.operation != "difference" or len(source.metrics) != 1 or len(years) != 2:
+            return None
+        if not all(_YEAR.fullmatch(p) for p in years) or figure.role_or_kind != "change":
+            return None
+        moved = tuple(f"FY{int(p[2:]) + step}" for p in years)
+        carried = [Carried("metric", source.metrics[0], number, turn.question)]
+        carried += [Carried("period", p, number, turn.question) for p in moved]
+        slots: dict[str, object] = {
+            "kind": "comparison", "operation": "difference", "metrics": source.metrics,
+            "periods": moved, "referent": "",
+        }  # fmt: skip
+        return slots, carried
 
     def given(self, entity: str, metric: str, period: str) -> Carried | None:
         """The fact an earlier answer gave for this company, figure and period (the latest),
@@ -319,9 +348,11 @@ class ConversationSession:
         if pointer is None or whole is None or whole < pointer:
             return None
         last = self._last_given(1)
-        if not last or last[0][2] is None or last[0][2].kind != "fact":
+        if not last:
             return None
         number, turn, part = last[0]
+        if part is None or part.kind != "fact":
+            return None
         if asked.metrics and part.metric not in asked.metrics:
             return None
         for earlier, remembered in self._recent():

@@ -179,3 +179,37 @@ def test_a_figure_the_earlier_sum_did_not_add_up_is_not_set_over_it() -> None:
     )
 
     assert last.status != "found"
+
+
+# -- an earlier change moved by a year --------------------------------------------------------
+
+CHANGED = (
+    "What were the harbour dues in 2042?",
+    "And in 2041?",
+    "By how much did they change?",
+    "And what share of the 2041 dues was this change?",
+)
+MOVED = "And for the following year of that period, what was that change in this total?"
+
+
+def test_that_change_in_the_following_year_is_the_same_span_a_year_later() -> None:
+    *earlier, last = _conversation(DUES, *CHANGED, MOVED)
+
+    assert _computed(earlier[2]) == [Decimal(25)]
+    assert earlier[3].status == "found"
+    assert last.status == "found"
+    assert _computed(last) == [Decimal(28)]
+    assert _after_a_restart(DUES, *CHANGED, MOVED).figures == last.figures
+
+
+def test_that_change_a_year_on_is_not_a_change_of_two_figures() -> None:
+    *_, last = _conversation(
+        DUES,
+        "What were the harbour dues in 2041?",
+        "And the pilotage fees in 2041?",
+        "What is the harbour dues less the pilotage fees in 2041?",
+        "And what share of the 2041 dues was this change?",
+        MOVED,
+    )
+
+    assert last.status != "found"
