@@ -545,7 +545,13 @@ def _figure_over(norms: Sequence[str], at: int) -> bool:
     # "That over net income": a pronoun for the last result, set over a figure.
     result = before in ("this", "that", "it")
     words = before.isalpha() and after.isalpha() and (before not in _OVER_TIME or result)
+    if words and after == "the" and at + 2 < len(norms) and norms[at + 2] in _RESULT_NOUNS:
+        return True  # "that value over the sum of both": a result set over another
     return words and after not in _OVER_TIME and after not in _TIME_NOUNS
+
+
+# Nouns that name a result a conversation computed, never a span of time.
+_RESULT_NOUNS = lexicon("sum")
 
 
 def _phrase_end(

@@ -243,7 +243,7 @@ class IntentParser:
         and against the whole vocabulary only when none of those matches (ADR 0025)."""
         text = question.strip()
         texts = TOKEN.findall(text)
-        norms = list(map(normalise_word, texts))
+        norms = _in_the_labels_moment_words(list(map(normalise_word, texts)), self._index.words)
         frame = read_timeframe(text)
         used = _period_mask(text, texts, frame)
         before = list(used)
@@ -1119,6 +1119,30 @@ def _entity_index(vocabulary: Vocabulary) -> dict[str, list[EntityKey]]:
 
 
 _BRACKETED = re.compile(r"\([^)]*\)")
+
+# The two moments a balance is taken at, each said in several words: "at the start of 2011"
+# is the balance a report's line calls "beginning", "the close of the year" its "end".
+OPENING_MOMENT = lexicon("beginning start opening")
+CLOSING_MOMENT = lexicon("end ending close closing")
+_MOMENTS = (OPENING_MOMENT, CLOSING_MOMENT)
+
+
+def _in_the_labels_moment_words(norms: list[str], held: frozenset[str]) -> list[str]:
+    """A question's word for a period's opening or closing moment ("the start of 2011"),
+    said in the one word of that moment the lines hold ("beginning stores"), when the
+    lines hold no line with the question's own word. Only a moment of something ("... of"):
+    "start-up costs" or "store openings" name no moment."""
+    said = list(norms)
+    for index, word in enumerate(norms[:-1]):
+        moment = next((m for m in _MOMENTS if word in m), None)
+        if moment is None or norms[index + 1] != "of" or word in held:
+            continue
+        others = sorted(moment & held)
+        if len(others) == 1:
+            said[index] = others[0]
+        elif not others and word not in STOP and moment is CLOSING_MOMENT:
+            said[index] = "end"  # the lines name the closing moment in no word: a stop word
+    return said
 
 
 def _metric_index(terms: Sequence[Term]) -> _Index:

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 
 from engine.arithmetic import ROLE_NOUNS, ROLES
 from engine.intent import Ambiguity, Intent
-from engine.parser import CLOSING_MOMENT, OPENING_MOMENT, SECURITY_MEASURES, names_a_security
+from engine.parser import (
+    CLOSING_MOMENT,
+    OPENING_MOMENT,
+    SECURITY_MEASURES,
+    SUM,
+    names_a_security,
+)
 from engine.text import normalise_word, words
 from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
@@ -171,10 +177,39 @@ class ConversationSession:
             if over_base is not None:
                 return over_base
         if intent.referent == "change" and operation is None and intent.period_step:
-            # "That change" over a year counted from the conversation's: a change over which
-            # two periods is not read here, and one figure of that year is not a change.
+            # "That change" over a year counted from the conversation's: the same change, its
+            # two years moved by the step; else which two periods is not known, and one figure
+            # of that year is not a change.
+            moved = None if intent.periods else self._change_moved(intent.period_step)
+            if moved is not None:
+                kept = [c for c in carried if c.slot == "entity"]
+                return resolved.with_(**moved[0]), (*kept, *moved[1])
             return resolved.with_(referent="?"), tuple(carried)
         return resolved, tuple(carried)
+
+    def _change_moved(self, step: int) -> tuple[dict[str, object], list[Carried]] | None:
+        """ "And the subsequent year, what was that change?": the latest change an answer
+        gave, of one figure between two whole years, taken again between the years `step`
+        later (or earlier): the same figure, the same span, moved. None when the change was
+        not of one figure between two years."""
+        found = self._result("change")
+        if not isinstance(found, tuple):
+            return None
+        number, turn, figure = found
+        source = turn.intent
+        years = sorted(source.periods, key=period_sort_key)
+        if source.operation != "difference" or len(source.metrics) != 1 or len(years) != 2:
+            return None
+        if not all(_YEAR.fullmatch(p) for p in years) or figure.role_or_kind != "change":
+            return None
+        moved = tuple(f"FY{int(p[2:]) + step}" for p in years)
+        carried = [Carried("metric", source.metrics[0], number, turn.question)]
+        carried += [Carried("period", p, number, turn.question) for p in moved]
+        slots: dict[str, object] = {
+            "kind": "comparison", "operation": "difference", "metrics": source.metrics,
+            "periods": moved, "referent": "",
+        }  # fmt: skip
+        return slots, carried
 
     def given(self, entity: str, metric: str, period: str) -> Carried | None:
         """The fact an earlier answer gave for this company, figure and period (the latest),
@@ -250,6 +285,11 @@ class ConversationSession:
         own_facts = len(asked.metrics or (1,)) * len(asked.periods)
         if asked.referent == "result" and own_facts >= 2:
             return resolved.with_(referent=""), tuple(carried)  # "it" was the metric
+        over_a_sum = self._over_an_earlier_sum(asked)
+        if over_a_sum is not None:
+            kept = [c for c in carried if c.slot == "entity"]
+            bare = resolved.with_(metrics=(), periods=(), loose=(), kind="comparison")
+            return bare.with_(referent="pair"), (*kept, *over_a_sum)
         if asked.referent == "figure" and not asked.metrics:
             # "That amount in relation to this total": two figures, neither named.
             return resolved.with_(referent="?"), tuple(carried)
@@ -270,6 +310,11 @@ class ConversationSession:
         number, turn, figure = found
         if _share_of_a_share(asked, resolved, figure):
             return resolved.with_(referent="?"), tuple(carried)
+        beyond = _named_beyond_the_result(asked, turn.intent.metrics)
+        if beyond:
+            # "Revenue less net income over the 2013 revenue": the result is described by the
+            # figures it was worked out from; the one named again is the other operand.
+            asked = asked.with_(metrics=beyond)
         kept = [c for c in carried if c.slot not in ("period", "operation")]
         metrics = asked.metrics or ((figure.metric,) if figure.metric else resolved.metrics)
         if figure.metric in metrics:
@@ -297,6 +342,40 @@ class ConversationSession:
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
             kept
         )
+
+    def _over_an_earlier_sum(self, asked: Intent) -> tuple[Carried, Carried] | None:
+        """ "That value over the sum of both", after a sum and then one of its figures: the
+        figure the last answer gave, set over the sum an earlier answer computed. Only when
+        "sum" comes after the word pointing at the figure, the last answer gave one fact,
+        and that fact is one the sum added up (else the sum meant may be another)."""
+        if asked.referent != "figure" or asked.operation not in _SHARES:
+            return None
+        said = words(asked.question)
+        pointer = next((i for i, w in enumerate(said) if w in _POINTERS), None)
+        whole = next((i for i, w in enumerate(said) if w == "sum"), None)
+        if pointer is None or whole is None or whole < pointer:
+            return None
+        last = self._last_given(1)
+        if not last:
+            return None
+        number, turn, part = last[0]
+        if part is None or part.kind != "fact":
+            return None
+        if asked.metrics and part.metric not in asked.metrics:
+            return None
+        for earlier, remembered in self._recent():
+            if earlier >= number:
+                continue
+            computed = [f for f in remembered.results if f.kind == "computed"]
+            if not computed:
+                continue
+            total = computed[-1]
+            facts = self._facts_by_source()
+            added = {_said(facts[s]) for s in total.sources if s in facts}
+            if total.role_or_kind != "sum" or _said(part) not in added:
+                return None
+            return _as_result(number, turn, part), _as_result(earlier, remembered, total)
+        return None
 
     def _one_period_of(self, figure: Figure) -> str:
         """The one period a computed figure's facts share ("revenue less net income in 2022"
@@ -590,6 +669,9 @@ class ConversationSession:
             return None  # "the 2008 value", "that income in 2016": the figure itself
         number, last = len(self.turns), self.turns[-1]
         replying = last.status == "clarify"
+        if last.intent.operation not in (None, "sum") and _says_a_sum(intent):
+            # "What is the total X in that period?" after a change: not that change again.
+            return None
         if last.intent.operation and (intent.entities or intent.periods or replying):
             carried.append(Carried("operation", last.intent.operation, number, last.question))
             return last.intent.operation
@@ -779,10 +861,11 @@ class ConversationSession:
         if first.period != second.period or len(series) != 2:
             return None
         # A change is the later figure less the earlier: the newest answer's figure first;
-        # of a roll-forward's opening and closing lines, the closing one whichever came first.
+        # a balance's change over its period is its closing less its opening, whichever of
+        # the two was asked last.
         ordered = (second, first) if operation == "difference" else (first, second)
-        if operation == "difference" and _opens(ordered[0].metric) and _closes(ordered[1].metric):
-            ordered = (ordered[1], ordered[0])
+        if operation == "difference" and _opening_of(second.metric or "", first.metric or ""):
+            ordered = (first, second)
         entities = tuple(dict.fromkeys(f.entity for f in ordered if f.entity))
         metrics = tuple(dict.fromkeys(f.metric for f in ordered if f.metric))
         if len(entities) > 1 and len(metrics) > 1:
@@ -884,6 +967,7 @@ _AMOUNT_NOUNS = frozenset(
                          "level", "figure"])
 )  # fmt: skip
 _SHARES = ("ratio", "percent_of")
+_POINTERS = frozenset(words("that this it"))
 _SIDE_BY_SIDE = ("higher", "lower", "difference", "sum")  # a ratio's whole is not told
 _DIFFERENCE = frozenset(words("difference differences differ"))
 
@@ -906,6 +990,50 @@ _ROLES_NAMED = {
     "ratio": ("ratio", "share"),
     "share": ("share", "ratio", "percent change"),
 }
+
+
+def _named_beyond_the_result(asked: Intent, worked_from: tuple[str, ...]) -> tuple[str, ...]:
+    """The figures a question names besides the words that describe an earlier result by
+    what it was worked out from ("the difference of revenue less net income over the 2013
+    revenue": revenue and net income describe the result, revenue named once more is the
+    other operand). Only when the question names every figure the result was worked out
+    from, in the result's own labels, and exactly one figure beyond them; else none."""
+    if len(worked_from) < 2 or not set(worked_from) <= set(asked.metrics):
+        return ()
+    said = words(asked.question)
+    taken = [False] * len(said)
+    times: dict[str, int] = {}
+    for metric in sorted(asked.metrics, key=lambda m: -len(words(m))):
+        label = words(metric)
+        count = 0
+        for start in range(len(said) - len(label) + 1):
+            span = range(start, start + len(label))
+            if said[start : start + len(label)] == label and not any(taken[i] for i in span):
+                count += 1
+                for i in span:
+                    taken[i] = True
+        times[metric] = count
+    if any(times[m] == 0 for m in asked.metrics):
+        return ()  # a figure named in other words: where its mentions are is not known
+    beyond = tuple(m for m in asked.metrics if times[m] - (m in worked_from) > 0)
+    return beyond if len(beyond) == 1 else ()
+
+
+def _says_a_sum(intent: Intent) -> bool:
+    """Whether the question says a sum ("total", "combined") in words no line it names
+    holds: an operation of its own, which a carried comparison would override."""
+    named = {w for metric in intent.metrics for w in words(metric)}
+    return any(w in SUM and w not in named for w in words(intent.question))
+
+
+def _opening_of(opening: str, closing: str) -> bool:
+    """Whether two lines are one balance at its opening and at its closing moment
+    ("beginning stores", "ending stores"): named alike but for the moment's word."""
+    said, other = words(opening), words(closing)
+    if len(said) != len(other):
+        return False
+    differ = [(a, b) for a, b in zip(said, other, strict=True) if a != b]
+    return len(differ) == 1 and differ[0][0] in OPENING_MOMENT and differ[0][1] in CLOSING_MOMENT
 
 
 def _stands_on(results: tuple[Figure, ...]) -> Figure | None:

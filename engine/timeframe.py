@@ -48,6 +48,15 @@ _RELATIVE = re.compile(
     r"\s+(?:fiscal\s+)?years?\b",
     re.IGNORECASE,
 )
+# "The two previous years, from 2013 to 2014": as many years as the question names, said
+# again as a count; the years named are the ones meant, the count adds none.
+_SEQUENCE = r"(?:last|past|previous|prior|preceding|recent|following|subsequent)"
+_COUNT = r"two|three|four|five|six|seven|eight|nine|ten"
+_COUNTED_BESIDE = re.compile(
+    rf"\b(?:(?P<n>{_COUNT})\s+{_SEQUENCE}|{_SEQUENCE}\s+(?P<m>{_COUNT}))"
+    r"\s+(?:fiscal\s+)?years\b",
+    re.IGNORECASE,
+)
 _LATEST = re.compile(
     r"\b(?:latest|most\s+recent|newest|last|current)\s+(?:fiscal\s+)?(?:year|period)\b",
     re.IGNORECASE,
@@ -124,6 +133,10 @@ def read_timeframe(question: str) -> TimeFrame:
     if relative is not None and not periods:
         return TimeFrame(relative_last=relative[0], spans=(relative[1],))
     is_range = len(found) == 2 and _is_range(question, found)
+    counted = _COUNTED_BESIDE.search(question)
+    count = _NUMBER_WORDS[(counted.group("n") or counted.group("m")).lower()] if counted else 0
+    if counted and count == _years_named(periods, is_range):
+        spans.append(counted.span())
     stepped = _step(question, periods)
     if stepped is not None:
         step, span = stepped
@@ -133,6 +146,13 @@ def read_timeframe(question: str) -> TimeFrame:
         periods = [*periods, fiscal_year(year - 1)]
         spans.append(before.span())
     return TimeFrame(periods=tuple(periods), is_range=is_range, spans=tuple(spans))
+
+
+def _years_named(periods: list[str], is_range: bool) -> int:
+    """How many years the named periods cover: every year of a range, else each one."""
+    if is_range and len(periods) == 2:
+        return len(expand_range(periods[0], periods[1]))
+    return len(periods)
 
 
 def _step(question: str, periods: list[str]) -> tuple[int, tuple[int, int]] | None:

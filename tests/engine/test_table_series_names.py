@@ -4,6 +4,8 @@ page does not name is not given a name."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from engine.answer import Answer, answer_question
 from engine.evaluate.tatqa import ENTITY, page_store
 from engine.providers.mock import MockProvider
@@ -114,9 +116,9 @@ def test_a_table_whose_first_and_last_lines_differ_is_no_roll_forward() -> None:
     assert answer.status != "found"
 
 
-def test_that_change_over_a_year_counted_from_the_last_is_asked_back() -> None:
-    # Which two years "that change" now spans is not read: one year-end balance, the
-    # answer this used to give, is no change at all.
+def test_that_change_over_a_year_counted_from_the_last_is_its_span_moved_a_year() -> None:
+    # "That change" a year on is the same series' change over the next two years (ADR
+    # 0061), never one year-end balance (the answer this once gave, no change at all).
     rows = [
         ["", "2043", "2042", "2041"],
         ["balance at january 1", "651", "612", "580"],
@@ -133,7 +135,8 @@ def test_that_change_over_a_year_counted_from_the_last_is_asked_back() -> None:
         "And over the following year of this period, what was that change in this total?",
     )
 
-    assert answer.status == "clarify"
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "computed"] == [Decimal(-11)]
 
 
 FISCAL_ROLL_FORWARD = [
