@@ -972,16 +972,6 @@ _SIDE_BY_SIDE = ("higher", "lower", "difference", "sum")  # a ratio's whole is n
 _DIFFERENCE = frozenset(words("difference differences differ"))
 
 
-def _opens(metric: str | None) -> bool:
-    """A roll-forward's opening line ("Beginning stores", "Balance at start of year")."""
-    return bool(metric) and not OPENING_MOMENT.isdisjoint(words(metric or ""))
-
-
-def _closes(metric: str | None) -> bool:
-    """A roll-forward's closing line ("Ending stores", "Balance at end of year")."""
-    return bool(metric) and not (CLOSING_MOMENT | {"end"}).isdisjoint(words(metric or ""))
-
-
 _WITH_OPERANDS = ("ratio", "percent_of", "difference", "sum", "product")
 _ROLES_NAMED = {
     "change": ("change",),
