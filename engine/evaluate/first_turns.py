@@ -81,19 +81,28 @@ def report(dialogues: Iterable[Mapping[str, Any]], out: TextIO = sys.stdout) -> 
     for dialogue, outcome, answer in failing_first_turns(dialogues):
         turn = dialogue["turns"][0]
         table = dialogue["table"]
-        intent = answer.intent if isinstance(answer.intent, dict) else {}
-        held = {k: v for k, v in intent.items() if v not in ((), [], None, "", False)}
         print("=" * 80, file=out)
         print(f"{dialogue['id']} {outcome}: {turn['question']}", file=out)
         print(f"  gold {turn['answer']} = {turn['program']}", file=out)
         print(f"  columns: {[str(c) for c in table[0]]}"[:_WIDTH], file=out)
         print(f"  rows: {[str(r[0]) for r in table[1:]]}"[:_WIDTH], file=out)
-        print(f"  {answer.status}: {(answer.text or '')[:_WIDTH]}", file=out)
-        print(f"  intent: {held}"[: _WIDTH * 2], file=out)
+        print_answer(answer, out)
         causes[cause(outcome, answer)] += 1
+    print_causes(causes, out)
+    return causes
+
+
+def print_answer(answer: Answer, out: TextIO) -> None:
+    """The answer's status and first words, and the parts of its intent that are set."""
+    intent = answer.intent if isinstance(answer.intent, dict) else {}
+    held = {k: v for k, v in intent.items() if v not in ((), [], None, "", False)}
+    print(f"  {answer.status}: {(answer.text or '')[:_WIDTH]}", file=out)
+    print(f"  intent: {held}"[: _WIDTH * 2], file=out)
+
+
+def print_causes(causes: Counter[str], out: TextIO) -> None:
     for line, count in causes.most_common():
         print(f"{count:4d}  {line}", file=out)
-    return causes
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from engine.answer import Engine
 from engine.evaluate.cli import load_convfinqa
 from engine.evaluate.convfinqa import dialogue_store, operands_in_table, score_turn, table_numbers
-from engine.evaluate.first_turns import cause, tune_dialogues
+from engine.evaluate.first_turns import cause, print_answer, print_causes, tune_dialogues
 from engine.evaluate.tatqa import ENTITY
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
@@ -67,13 +67,9 @@ def report(dialogues: Iterable[Mapping[str, Any]], out: TextIO = sys.stdout) -> 
             print(f"  earlier: {earlier['question']}  -> {_stood_on(given)}", file=out)
         print(f"  asked: {turns[index]['question']}", file=out)
         print(f"  gold {turns[index]['answer']} = {turns[index]['program']}", file=out)
-        print(f"  {answer.status}: {(answer.text or '')[:_WIDTH]}", file=out)
-        intent = answer.intent if isinstance(answer.intent, dict) else {}
-        held = {k: v for k, v in intent.items() if v not in ((), [], None, "", False)}
-        print(f"  intent: {held}"[: _WIDTH * 2], file=out)
+        print_answer(answer, out)
         causes[cause(outcome, answer)] += 1
-    for line, count in causes.most_common():
-        print(f"{count:4d}  {line}", file=out)
+    print_causes(causes, out)
     return causes
 
 
