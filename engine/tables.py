@@ -404,7 +404,7 @@ def _column_labels(header: Sequence[Sequence[str]], *, width: int) -> list[str]:
     labels = [""] * width
     for row in _spread_over_blocks(header, width):
         # "2 0 1 8" is how some extracted tables spell a year.
-        filled = [_SPACED_DIGITS.sub("", c) for c in row] + [""] * (width - len(row))
+        filled = [_unmarked(_SPACED_DIGITS.sub("", c)) for c in row] + [""] * (width - len(row))
         cells = [c.strip() for c in filled[1:]]
         if sum(1 for c in cells if c) == 1 and width > 2:
             # One heading over every value column ("As of March 29, 2019"): it spans them all.
@@ -528,5 +528,19 @@ _SCALE_WORDS = re.compile(
 )
 
 
+# Markup a page's extraction kept in a cell: a superscript is a footnote's mark, not a word
+# of the line's name ("Goodwill<sup>(1)</sup>"); other tags ("<i>", "</b>") only style it.
+_SUPERSCRIPT = re.compile(r"<sup>.*?</sup>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"</?[a-z]+\s*/?>", re.IGNORECASE)
+
+
+def _unmarked(cell: str) -> str:
+    """A cell's text without the markup around it: a question names "developed product
+    technology", never the "sup" of the footnote mark printed beside it."""
+    if "<" not in cell:
+        return cell
+    return " ".join(_TAG.sub(" ", _SUPERSCRIPT.sub(" ", cell)).split())
+
+
 def _clean_label(label: str) -> str:
-    return _NOTE_MARK.sub("", label.replace("\n", " ")).strip()
+    return _NOTE_MARK.sub("", _unmarked(label.replace("\n", " "))).strip()
