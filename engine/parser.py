@@ -492,7 +492,7 @@ class IntentParser:
             return taken
         candidates = {c for w in content for c in index.by_word[w]}
         trial = list(used)
-        found = self._held_by_one(candidates, free, trial, index, content, norms)
+        found = self._held_by_one(candidates, free, trial, index, content, norms, second=True)
         if found is None or found[1] or len(found[0]) != 1 or not found[2]:
             return taken
         if found[0][0] in metrics:
@@ -610,6 +610,7 @@ class IntentParser:
         index: _Index,
         question_words: frozenset[str],
         norms: Sequence[str],
+        second: bool = False,
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
         holders = [
             index.labels[c]
@@ -656,6 +657,13 @@ class IntentParser:
             # it by a word the question does not say.
             spot = _claim(question_words, positions, used, norms)
             return (whole.pop(),), (), [spot] if spot else []
+        bracketed = {label.metric for label in holders if _named_but_brackets(label, question_words)}
+        if second and len(bracketed) == 1 and len(names) > 1:
+            # The second figure of a share, held by several lines, one of them besides only
+            # in brackets ("Net income (loss)" among "Net income (loss) per share, basic"
+            # and "..., diluted"): the others narrow it by words the question does not say.
+            spot = _claim(question_words, positions, used, norms)
+            return (bracketed.pop(),), (), [spot] if spot else []
         if 1 <= len(names) <= 6:
             for word in question_words:
                 for i in positions[word]:

@@ -36,3 +36,24 @@ def test_a_single_figure_asked_links_only_the_line_named_in_full() -> None:
 
     assert answer.status == "found"
     assert "800" in answer.text and "200" not in answer.text
+
+
+PER_SHARE_ROWS = [
+    ["(In thousands)", "2032", "2031"],
+    ["Sales", "800", "700"],
+    ["Net earnings (loss)", "40", "-10"],
+    ["Net earnings (loss) per share, basic", "0.40", "-0.10"],
+    ["Net earnings (loss) per share, diluted", "0.38", "-0.10"],
+]
+
+
+def test_of_lines_holding_the_words_the_one_adding_only_brackets_is_the_second() -> None:
+    store = table_page("Kestrel Mills", PER_SHARE_ROWS)
+
+    (answer,) = ask_on_page(
+        store, "Kestrel Mills", "What were net earnings as a portion of sales in 2032?"
+    )
+
+    assert answer.status == "found"
+    assert "Net earnings (loss)" in answer.text and "per share" not in answer.text
+    assert "is 0.05" in answer.text
