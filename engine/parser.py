@@ -657,7 +657,9 @@ class IntentParser:
             # it by a word the question does not say.
             spot = _claim(question_words, positions, used, norms)
             return (whole.pop(),), (), [spot] if spot else []
-        bracketed = {label.metric for label in holders if _named_but_brackets(label, question_words)}
+        bracketed = {
+            label.metric for label in holders if _named_but_brackets(label, question_words)
+        }
         if second and len(bracketed) == 1 and len(names) > 1:
             # The second figure of a share, held by several lines, one of them besides only
             # in brackets ("Net income (loss)" among "Net income (loss) per share, basic"
