@@ -165,6 +165,8 @@ LINE_ITEM_WORDS = lexicon("total aggregate")
 COMPUTING = RATIO | AVERAGE | PART - lexicon("difference") | SUM - LINE_ITEM_WORDS
 # A share of a whole asked for is a percent a sentence may state ("represented 49% of").
 SHARE_OF = lexicon("proportion portion fraction")
+# Words of a question that sets one figure against another: a share, a percentage, a ratio.
+TWO_FIGURES = PERCENT | RATIO | SHARE_OF
 NUMBER_ASKED = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | AMOUNT | PART
 # Words that ask for an account in prose, even around a number ("why did revenue change?").
 EXPLAINING = lexicon(
@@ -462,8 +464,42 @@ class IntentParser:
         # asks for a change in X, not also for a line "Net change" (ADR 0025).
         named = [label for label in full if not label.keys <= OPERATION_ONLY]
         if full:
-            return self._take_full(named or full, positions, used, norms)
+            taken = self._take_full(named or full, positions, used, norms)
+            return self._also_in_part(taken, positions, used, index, norms)
         return self._take_partial(candidates, positions, used, index, norms, several)
+
+    def _also_in_part(
+        self,
+        taken: tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        index: _Index,
+        norms: Sequence[str],
+    ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
+        """One line named in full and a second named in part beside it, in a question that
+        sets one figure against another ("net income as a portion of revenue" over "Revenue"
+        and "Net income (loss)"): the words left free link the one line they alone name, as
+        they would with no line named in full. A question asking for a reason or a single
+        figure is not read for a second line.
+        Anything less than one line, unambiguously, leaves the first link as it was."""
+        metrics, ambiguous, spans = taken
+        if ambiguous or len(metrics) != 1 or set(norms).isdisjoint(TWO_FIGURES):
+            return taken
+        free = {w: [i for i in at if not used[i]] for w, at in positions.items()}
+        free = {w: at for w, at in free.items() if at}
+        content = frozenset(free) - OPERATION_ONLY - GENERIC_NOUNS
+        if not content:
+            return taken
+        candidates = {c for w in content for c in index.by_word[w]}
+        trial = list(used)
+        found = self._held_by_one(candidates, free, trial, index, content, norms, second=True)
+        if found is None or found[1] or len(found[0]) != 1 or not found[2]:
+            return taken
+        if found[0][0] in metrics:
+            return taken
+        used[:] = trial
+        pairs = sorted([*zip(spans, metrics, strict=True), (found[2][0], found[0][0])])
+        return tuple(m for _, m in pairs), (), [s for s, _ in pairs]
 
     def _take_full(
         self,
@@ -574,6 +610,7 @@ class IntentParser:
         index: _Index,
         question_words: frozenset[str],
         norms: Sequence[str],
+        second: bool = False,
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
         holders = [
             index.labels[c]
@@ -620,6 +657,15 @@ class IntentParser:
             # it by a word the question does not say.
             spot = _claim(question_words, positions, used, norms)
             return (whole.pop(),), (), [spot] if spot else []
+        bracketed = {
+            label.metric for label in holders if _named_but_brackets(label, question_words)
+        }
+        if second and len(bracketed) == 1 and len(names) > 1:
+            # The second figure of a share, held by several lines, one of them besides only
+            # in brackets ("Net income (loss)" among "Net income (loss) per share, basic"
+            # and "..., diluted"): the others narrow it by words the question does not say.
+            spot = _claim(question_words, positions, used, norms)
+            return (bracketed.pop(),), (), [spot] if spot else []
         if 1 <= len(names) <= 6:
             for word in question_words:
                 for i in positions[word]:

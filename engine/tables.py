@@ -206,6 +206,7 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
     closing = _closing_line(lines) if caption else None
     steps_in = _bridged_period(lines) if down_the_side else None
     balance = _balance_name(lines[0][0], closing) if closing else ""
+    title = _dated_title(rows[:body_start], periods)
     facts: list[TableFact] = []
     for label, section, values in lines:
         name = _line_name(label, section, len(sections_of[label]) > 1)
@@ -230,6 +231,10 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
             else:
                 metric = name
             alias = f"{section} {metric}" if section and section not in metric else ""
+            if title and not alias and label.lower().rstrip(":") == "total":
+                # "Total" under a title over every year ("Net Undeveloped Acres Expiring
+                # Year Ended December 31, 2015"): the total of what the title names.
+                alias = f"{metric} {title}"
             # A roll-forward's closing balance is what its subject amounts to at that date.
             named = caption if label == closing else ""
             facts.append(
@@ -242,6 +247,25 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
                 )
             )
     return _unique(facts)
+
+
+def _dated_title(header: Sequence[Sequence[str]], periods: Sequence[str | None]) -> str:
+    """The words of one heading printed over every value column ("Net Undeveloped Acres
+    Expiring Year Ended December 31," over "2015", "2016", "2017"), its dates gone, when
+    each column names a different period; else "". It names what every figure is of."""
+    dated = [p for p in periods[1:] if p is not None]
+    if len(dated) < 2 or len(set(dated)) != len(dated) or len(dated) != len(periods) - 1:
+        return ""  # two or more columns, each of its own period
+    spanning = [
+        next(c for c in row[1:] if c.strip())
+        for row in header
+        if sum(1 for c in row[1:] if c.strip()) == 1
+    ]
+    if len(spanning) != 1:
+        return ""
+    rest = " ".join(_DATE_WORDS.sub(" ", _YEAR.sub(" ", _unmarked(spanning[0]))).split())
+    rest = rest.strip(" ,:-").lower()
+    return rest if any(ch.isalpha() for ch in rest) else ""
 
 
 def _series_name(heading: str, caption: str) -> str:
@@ -404,7 +428,7 @@ def _column_labels(header: Sequence[Sequence[str]], *, width: int) -> list[str]:
     labels = [""] * width
     for row in _spread_over_blocks(header, width):
         # "2 0 1 8" is how some extracted tables spell a year.
-        filled = [_SPACED_DIGITS.sub("", c) for c in row] + [""] * (width - len(row))
+        filled = [_unmarked(_SPACED_DIGITS.sub("", c)) for c in row] + [""] * (width - len(row))
         cells = [c.strip() for c in filled[1:]]
         if sum(1 for c in cells if c) == 1 and width > 2:
             # One heading over every value column ("As of March 29, 2019"): it spans them all.
@@ -528,5 +552,19 @@ _SCALE_WORDS = re.compile(
 )
 
 
+# Markup a page's extraction kept in a cell: a superscript is a footnote's mark, not a word
+# of the line's name ("Goodwill<sup>(1)</sup>"); other tags ("<i>", "</b>") only style it.
+_SUPERSCRIPT = re.compile(r"<sup>.*?</sup>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"</?[a-z]+\s*/?>", re.IGNORECASE)
+
+
+def _unmarked(cell: str) -> str:
+    """A cell's text without the markup around it: a question names "developed product
+    technology", never the "sup" of the footnote mark printed beside it."""
+    if "<" not in cell:
+        return cell
+    return " ".join(_TAG.sub(" ", _SUPERSCRIPT.sub(" ", cell)).split())
+
+
 def _clean_label(label: str) -> str:
-    return _NOTE_MARK.sub("", label.replace("\n", " ")).strip()
+    return _NOTE_MARK.sub("", _unmarked(label.replace("\n", " "))).strip()
