@@ -506,6 +506,8 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
     found: tuple[int, bool] | None = None
     for start in range(len(norms)):
         over = norms[start] == "over" and not used[start]
+        if over and _opens_a_span(norms, used, start + 1):
+            continue  # "the total over 2019 to 2021": the span summed, not a divisor
         if over and (_period_follows(norms, used, start + 1) or _figure_over(norms, start)):
             used[start] = True  # "the net change over the 2008 value", "R&D over revenue"
             return start + 1, False
@@ -570,13 +572,36 @@ def _phrase_end(
 
 
 def _period_follows(norms: Sequence[str], used: list[bool], at: int) -> bool:
+    return _period_end(norms, used, at) is not None
+
+
+def _period_end(norms: Sequence[str], used: list[bool], at: int) -> int | None:
+    """Where the period read from `at` ends, or None when no period is there."""
     while at < len(norms) and norms[at] in ("the", "this", "that"):
         at += 1
     # A period as read ("2008", "FY 2021" as two words): used, and a number there.
     if at >= len(norms) or not used[at]:
-        return False
+        return None
     word, after = norms[at], norms[at + 1] if at + 1 < len(norms) else ""
-    return word[0].isdigit() or (len(word) <= 2 and after[:1].isdigit())
+    if word[0].isdigit():
+        return at + 1
+    return at + 2 if len(word) <= 2 and after[:1].isdigit() else None
+
+
+# Words that join two periods into one span ("2019 to 2021", "2019 and 2020").
+_SPAN_JOINERS = lexicon("to through thru until till and")
+
+
+def _opens_a_span(norms: Sequence[str], used: list[bool], at: int) -> bool:
+    """ "Over 2019 to 2021", "over 2019 and 2020", "over 2019-2020": "over" introducing
+    two periods joined as one span says when, not what to divide by; a divisor is one
+    figure ("the change over the 2019 value")."""
+    end = _period_end(norms, used, at)
+    if end is None:
+        return False
+    if end < len(norms) and norms[end] in _SPAN_JOINERS and not used[end]:
+        end += 1
+    return _period_follows(norms, used, end)
 
 
 def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...], str]:

@@ -918,7 +918,9 @@ def _operation(
         # "How does that compare with 2023?": the figure the conversation is on, set against
         # the named period: a change between the two.
         return "difference"
-    many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
+    # "The last two years" names several periods as surely as "2020 and 2021" does.
+    periods = max(len(frame.periods), frame.relative_last or 0)
+    many = periods > 1 or n_entities > 1 or n_metrics > 1
     if not seen.isdisjoint(HIGHER_OR_LOWER) and (
         not seen.isdisjoint(WHICH) or ("than" in seen and many)
     ):

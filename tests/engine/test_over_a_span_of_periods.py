@@ -1,0 +1,58 @@
+""""Over" followed by a span of periods says when, not what to divide by (issue 12, ADR 0062).
+The page and its wording are invented: a cash roll-forward with its newest year first, asked
+in order through one conversation as the chat page asks."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from tests.engine.test_shares_and_steps import ask, computed, page
+
+ROLL_FORWARD = [
+    ["", "2031", "2030", "2029"],
+    ["Cash at beginning of year", "70", "80", "60"],
+    ["Net cash from operations", "30", "-10", "20"],
+    ["Cash at end of year", "100", "70", "80"],
+]
+
+
+def test_a_total_over_two_years_joined_by_to_is_their_sum_not_their_ratio() -> None:
+    _, total = ask(
+        page(ROLL_FORWARD),
+        "by how much did cash at the end of the year move from 2030 to 2031?",
+        "and the total closing cash over 2029 to 2030?",
+    )
+
+    assert total.status == "found"
+    assert computed(total) == Decimal("150")
+    assert "ratio" not in total.text
+
+
+def test_a_span_written_with_and_or_a_dash_after_over_is_a_span_too() -> None:
+    (combined,) = ask(
+        page(ROLL_FORWARD), "net cash from operations over 2030 and 2031 combined?"
+    )
+    (average,) = ask(page(ROLL_FORWARD), "average cash at end of year over 2029-2031?")
+
+    assert computed(combined) == Decimal("20")
+    assert computed(average).quantize(Decimal("0.01")) == Decimal("83.33")
+
+
+def test_growth_over_a_span_is_the_change_across_it() -> None:
+    (growth,) = ask(
+        page(ROLL_FORWARD), "how much did cash at end of year grow over 2030 through 2031?"
+    )
+
+    assert growth.status == "found"
+    assert computed(growth) == Decimal("30")
+
+
+def test_a_total_over_the_last_years_adds_them_up() -> None:
+    _, total = ask(
+        page(ROLL_FORWARD),
+        "cash at end of year in 2031?",
+        "and over the last two years, what was the total?",
+    )
+
+    assert total.status == "found"
+    assert computed(total) == Decimal("170")
