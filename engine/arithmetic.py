@@ -168,13 +168,13 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         used[:] = before
         return _read_plain(norms, used, _points_back(norms, used))
     nested = ""
-    if marker is not None and not referent and free & _CHANGE_WORDS:
+    if marker is not None and not referent and free & _CHANGE_NOUNS:
         if _periods_named(norms, used) >= 2:
             nested = "difference"
         else:
             # "the net change over the 2008 value": one period, so the change is the one an
             # earlier answer gave.
-            referent, at = "change", _take_first(norms, used, _CHANGE_WORDS)
+            referent, at = "change", _take_first(norms, used, _CHANGE_NOUNS)
     # The whole is the operand right after the denominator phrase ("in relation to that
     # change", "divided by this total", "divided by that net change": pointing words and
     # the adjectives of a result may stand between); a referent elsewhere is the part.
@@ -495,6 +495,10 @@ def free_sum(norms: Sequence[str], used: list[bool]) -> bool:
 
 
 _CHANGE_WORDS = lexicon("change difference increase decrease growth variation")
+# "The rise in 2021 over 2020" is as much a change set against a base as "the increase" is.
+# Nouns that also name line items ("gain", "decline in value", "movement") are left out:
+# the grammar reads before the lines are linked.
+_CHANGE_NOUNS = _CHANGE_WORDS | lexicon("rise increment")
 _OPERATION_HINTS = (
     _CHANGE_WORDS | PERCENT_WORDS | AVERAGE_WORDS | _PRODUCT
     | lexicon("ratio sum total combined growth cagr")

@@ -329,6 +329,8 @@ class IntentParser:
             operation in AGGREGATES or (operation in ("ratio", "percent_of") and len(metrics) == 2)
         ):
             periods = expand_range(periods[0], periods[-1])
+        if grammar.nested:
+            periods = _base_first(text, frame, grammar.whole_at, periods)
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
         if (
@@ -715,6 +717,22 @@ def _only_soft(unnamed: frozenset[str]) -> bool:
     """Label words a question may leave out: soft ones ("total") and those of a date
     ("at year-end", "December 31": a day is one or two digits)."""
     return all(w in SOFT or w in STOP or (w.isdigit() and len(w) <= 2) for w in unnamed)
+
+
+def _base_first(
+    text: str, frame: TimeFrame, whole_at: int, periods: tuple[str, ...]
+) -> tuple[str, ...]:
+    """ "The increase in 2021 over 2020": a change taken against a base names the base after
+    "over", whichever period it names first; the nested step reads its base first."""
+    if whole_at < 0 or len(periods) != 2 or len(frame.spans) != len(frame.periods):
+        return periods
+    starts = [m.start() for m in TOKEN.finditer(text)]
+    if whole_at >= len(starts):
+        return periods
+    after = [p for p, (start, _) in zip(frame.periods, frame.spans) if start >= starts[whole_at]]
+    if len(after) != 1 or after[0] not in periods:
+        return periods
+    return (after[0], *(p for p in periods if p != after[0]))
 
 
 def _whole_last(

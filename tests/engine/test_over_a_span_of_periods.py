@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from engine.types import Answer
 from tests.engine.test_shares_and_steps import ask, computed, page
 
 ROLL_FORWARD = [
@@ -56,3 +57,29 @@ def test_a_total_over_the_last_years_adds_them_up() -> None:
 
     assert total.status == "found"
     assert computed(total) == Decimal("170")
+
+
+# Two lines over three years, the newest first.
+FERRY_LINES = [
+    ["", "2021", "2020", "2019"],
+    ["Ticket sales", "120", "100", "80"],
+    ["Freight income", "30", "20", "25"],
+]
+
+
+def changes(answer: Answer) -> list[Decimal]:
+    return [f.value for f in answer.figures if f.kind == "computed"]
+
+
+def test_an_increase_of_one_year_over_another_is_taken_from_the_year_after_over() -> None:
+    (increase,) = ask(page(FERRY_LINES), "what was the increase in ticket sales in 2021 over 2020?")
+
+    assert increase.status == "found"
+    assert changes(increase) == [Decimal("20"), Decimal("0.2")]
+
+
+def test_a_rise_over_another_year_is_a_change_too_not_a_ratio_of_the_years() -> None:
+    (rise,) = ask(page(FERRY_LINES), "how big was the rise in ticket sales in 2021 over 2020?")
+
+    assert rise.status == "found"
+    assert changes(rise) == [Decimal("20"), Decimal("0.2")]
