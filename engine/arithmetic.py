@@ -583,13 +583,14 @@ def _period_end(norms: Sequence[str], used: list[bool], at: int) -> int | None:
     """Where the period read from `at` ends, or None when no period is there."""
     while at < len(norms) and norms[at] in ("the", "this", "that"):
         at += 1
-    # A period as read ("2008", "FY 2021" as two words): used, and a number there.
+    # A period as read ("2008"; "FY 2021", "fiscal 2021" as two words): used, and a number
+    # there.
     if at >= len(norms) or not used[at]:
         return None
     word, after = norms[at], norms[at + 1] if at + 1 < len(norms) else ""
     if word[0].isdigit():
         return at + 1
-    return at + 2 if len(word) <= 2 and after[:1].isdigit() else None
+    return at + 2 if used[at + 1 : at + 2] == [True] and after[:1].isdigit() else None
 
 
 # Words that join two periods into one span ("2019 to 2021", "2019 and 2020").

@@ -83,3 +83,12 @@ def test_a_rise_over_another_year_is_a_change_too_not_a_ratio_of_the_years() -> 
 
     assert rise.status == "found"
     assert changes(rise) == [Decimal("20"), Decimal("0.2")]
+
+
+def test_a_span_of_fiscal_years_after_over_is_a_span() -> None:
+    (total,) = ask(
+        page(FERRY_LINES), "what was the total of freight income over fiscal 2020 and fiscal 2021?"
+    )
+
+    assert total.status == "found"
+    assert computed(total) == Decimal("50")
