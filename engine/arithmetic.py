@@ -584,8 +584,8 @@ def _period_end(norms: Sequence[str], used: list[bool], at: int) -> int | None:
     while at < len(norms) and norms[at] in ("the", "this", "that"):
         at += 1
     # A period as read ("2008"; "FY 2021", "fiscal 2021" as two words): used, and a number
-    # there.
-    if at >= len(norms) or not used[at]:
+    # there. "The last 3 years" counts back, naming no one period.
+    if at >= len(norms) or not used[at] or norms[at] in _OVER_TIME:
         return None
     word, after = norms[at], norms[at + 1] if at + 1 < len(norms) else ""
     if word[0].isdigit():
