@@ -593,8 +593,9 @@ def _period_end(norms: Sequence[str], used: list[bool], at: int) -> int | None:
     return at + 2 if used[at + 1 : at + 2] == [True] and after[:1].isdigit() else None
 
 
-# Words that join two periods into one span ("2019 to 2021", "2019 and 2020").
-_SPAN_JOINERS = lexicon("to through thru until till and")
+# Words that join two periods into one span ("2019 to 2021", "2019 and 2020") or set one
+# against the other ("2019 versus 2021"): either way the two periods are the question's time.
+_SPAN_JOINERS = lexicon("to through thru until till and versus vs")
 
 
 def _opens_a_span(norms: Sequence[str], used: list[bool], at: int) -> bool:

@@ -92,3 +92,11 @@ def test_a_span_of_fiscal_years_after_over_is_a_span() -> None:
 
     assert total.status == "found"
     assert computed(total) == Decimal("50")
+
+
+def test_two_years_set_against_each_other_after_over_are_compared_not_divided() -> None:
+    (compared,) = ask(page(FERRY_LINES), "what was freight income over 2020 versus 2021?")
+
+    assert compared.status == "found"
+    assert "ratio" not in compared.text
+    assert changes(compared) == [Decimal("10")]
