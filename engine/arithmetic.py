@@ -553,7 +553,21 @@ def _figure_over(norms: Sequence[str], at: int) -> bool:
     words = before.isalpha() and after.isalpha() and (before not in _OVER_TIME or result)
     if words and after == "the" and at + 2 < len(norms) and norms[at + 2] in _RESULT_NOUNS:
         return True  # "that value over the sum of both": a result set over another
+    if _counts_time(norms, at + 1):
+        return False  # "the total over both years", "over two years"
     return words and after not in _OVER_TIME and after not in _TIME_NOUNS
+
+
+# Words that count or point at periods before their noun ("both years", "all three years").
+_COUNTING = lexicon("both all each every one two three four five ten")
+
+
+def _counts_time(norms: Sequence[str], at: int) -> bool:
+    """Whether the words from `at` count periods: counting or pointing words, then a time
+    noun ("both years", "the two periods")."""
+    while at < len(norms) and (norms[at] in _COUNTING or norms[at] in _OVER_TIME):
+        at += 1
+    return at < len(norms) and norms[at] in _TIME_NOUNS
 
 
 # Nouns that name a result a conversation computed, never a span of time.

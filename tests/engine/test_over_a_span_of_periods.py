@@ -100,3 +100,16 @@ def test_two_years_set_against_each_other_after_over_are_compared_not_divided() 
     assert compared.status == "found"
     assert "ratio" not in compared.text
     assert changes(compared) == [Decimal("10")]
+
+
+def test_a_total_over_both_years_after_two_lookups_is_their_sum() -> None:
+    *_, total = ask(
+        page(FERRY_LINES),
+        "freight income in 2021?",
+        "and in 2020?",
+        "so what was the total over both years?",
+    )
+
+    assert total.status == "found"
+    assert computed(total) == Decimal("50")
+    assert "ratio" not in total.text
