@@ -559,12 +559,12 @@ def _figure_over(norms: Sequence[str], at: int) -> bool:
 
 
 # Words that count or point at periods before their noun ("both years", "all three years").
-_COUNTING = lexicon("both all each every one two three four five ten")
+_COUNTING = lexicon("both all each every of one two three four five ten")
 
 
 def _counts_time(norms: Sequence[str], at: int) -> bool:
     """Whether the words from `at` count periods: counting or pointing words, then a time
-    noun ("both years", "the two periods")."""
+    noun ("both years", "each of the last two years")."""
     while at < len(norms) and (norms[at] in _COUNTING or norms[at] in _OVER_TIME):
         at += 1
     return at < len(norms) and norms[at] in _TIME_NOUNS

@@ -113,3 +113,11 @@ def test_a_total_over_both_years_after_two_lookups_is_their_sum() -> None:
     assert total.status == "found"
     assert computed(total) == Decimal("50")
     assert "ratio" not in total.text
+
+
+def test_a_line_over_each_of_the_last_years_lists_the_years_not_their_ratio() -> None:
+    (each,) = ask(page(FERRY_LINES), "what was freight income over each of the last two years?")
+
+    assert each.status == "found"
+    assert "ratio" not in each.text
+    assert [f.value for f in each.figures if f.kind == "fact"] == [Decimal("20"), Decimal("30")]
