@@ -729,7 +729,8 @@ def _base_first(
     starts = [m.start() for m in TOKEN.finditer(text)]
     if whole_at >= len(starts):
         return periods
-    after = [p for p, (start, _) in zip(frame.periods, frame.spans) if start >= starts[whole_at]]
+    spans = zip(frame.periods, frame.spans, strict=True)  # equal lengths, checked above
+    after = [p for p, (start, _) in spans if start >= starts[whole_at]]
     if len(after) != 1 or after[0] not in periods:
         return periods
     return (after[0], *(p for p in periods if p != after[0]))

@@ -1,4 +1,4 @@
-""""Over" followed by a span of periods says when, not what to divide by (issue 12, ADR 0062).
+""" "Over" followed by a span of periods says when, not what to divide by (issue 12, ADR 0062).
 The page and its wording are invented: a cash roll-forward with its newest year first, asked
 in order through one conversation as the chat page asks."""
 
@@ -30,9 +30,7 @@ def test_a_total_over_two_years_joined_by_to_is_their_sum_not_their_ratio() -> N
 
 
 def test_a_span_written_with_and_or_a_dash_after_over_is_a_span_too() -> None:
-    (combined,) = ask(
-        page(ROLL_FORWARD), "net cash from operations over 2030 and 2031 combined?"
-    )
+    (combined,) = ask(page(ROLL_FORWARD), "net cash from operations over 2030 and 2031 combined?")
     (average,) = ask(page(ROLL_FORWARD), "average cash at end of year over 2029-2031?")
 
     assert computed(combined) == Decimal("20")
