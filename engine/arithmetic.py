@@ -168,13 +168,13 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         used[:] = before
         return _read_plain(norms, used, _points_back(norms, used))
     nested = ""
-    if marker is not None and not referent and free & _CHANGE_WORDS:
+    if marker is not None and not referent and free & _CHANGE_NOUNS:
         if _periods_named(norms, used) >= 2:
             nested = "difference"
         else:
             # "the net change over the 2008 value": one period, so the change is the one an
             # earlier answer gave.
-            referent, at = "change", _take_first(norms, used, _CHANGE_WORDS)
+            referent, at = "change", _take_first(norms, used, _CHANGE_NOUNS)
     # The whole is the operand right after the denominator phrase ("in relation to that
     # change", "divided by this total", "divided by that net change": pointing words and
     # the adjectives of a result may stand between); a referent elsewhere is the part.
@@ -495,6 +495,10 @@ def free_sum(norms: Sequence[str], used: list[bool]) -> bool:
 
 
 _CHANGE_WORDS = lexicon("change difference increase decrease growth variation")
+# "The rise in 2021 over 2020" is as much a change set against a base as "the increase" is.
+# Nouns that also name line items ("gain", "decline in value", "movement") are left out:
+# the grammar reads before the lines are linked.
+_CHANGE_NOUNS = _CHANGE_WORDS | lexicon("rise increment")
 _OPERATION_HINTS = (
     _CHANGE_WORDS | PERCENT_WORDS | AVERAGE_WORDS | _PRODUCT
     | lexicon("ratio sum total combined growth cagr")
@@ -506,6 +510,8 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
     found: tuple[int, bool] | None = None
     for start in range(len(norms)):
         over = norms[start] == "over" and not used[start]
+        if over and _opens_a_span(norms, used, start + 1):
+            continue  # "the total over 2019 to 2021": the span summed, not a divisor
         if over and (_period_follows(norms, used, start + 1) or _figure_over(norms, start)):
             used[start] = True  # "the net change over the 2008 value", "R&D over revenue"
             return start + 1, False
@@ -547,7 +553,21 @@ def _figure_over(norms: Sequence[str], at: int) -> bool:
     words = before.isalpha() and after.isalpha() and (before not in _OVER_TIME or result)
     if words and after == "the" and at + 2 < len(norms) and norms[at + 2] in _RESULT_NOUNS:
         return True  # "that value over the sum of both": a result set over another
+    if _counts_time(norms, at + 1):
+        return False  # "the total over both years", "over two years"
     return words and after not in _OVER_TIME and after not in _TIME_NOUNS
+
+
+# Words that count or point at periods before their noun ("both years", "all three years").
+_COUNTING = lexicon("both all each every of one two three four five ten")
+
+
+def _counts_time(norms: Sequence[str], at: int) -> bool:
+    """Whether the words from `at` count periods: counting or pointing words, then a time
+    noun ("both years", "each of the last two years")."""
+    while at < len(norms) and (norms[at] in _COUNTING or norms[at] in _OVER_TIME):
+        at += 1
+    return at < len(norms) and norms[at] in _TIME_NOUNS
 
 
 # Nouns that name a result a conversation computed, never a span of time.
@@ -570,13 +590,38 @@ def _phrase_end(
 
 
 def _period_follows(norms: Sequence[str], used: list[bool], at: int) -> bool:
+    return _period_end(norms, used, at) is not None
+
+
+def _period_end(norms: Sequence[str], used: list[bool], at: int) -> int | None:
+    """Where the period read from `at` ends, or None when no period is there."""
     while at < len(norms) and norms[at] in ("the", "this", "that"):
         at += 1
-    # A period as read ("2008", "FY 2021" as two words): used, and a number there.
-    if at >= len(norms) or not used[at]:
-        return False
+    # A period as read ("2008"; "FY 2021", "fiscal 2021" as two words): used, and a number
+    # there. "The last 3 years" counts back, naming no one period.
+    if at >= len(norms) or not used[at] or norms[at] in _OVER_TIME:
+        return None
     word, after = norms[at], norms[at + 1] if at + 1 < len(norms) else ""
-    return word[0].isdigit() or (len(word) <= 2 and after[:1].isdigit())
+    if word[0].isdigit():
+        return at + 1
+    return at + 2 if used[at + 1 : at + 2] == [True] and after[:1].isdigit() else None
+
+
+# Words that join two periods into one span ("2019 to 2021", "2019 and 2020") or set one
+# against the other ("2019 versus 2021"): either way the two periods are the question's time.
+_SPAN_JOINERS = lexicon("to through thru until till and versus vs")
+
+
+def _opens_a_span(norms: Sequence[str], used: list[bool], at: int) -> bool:
+    """ "Over 2019 to 2021", "over 2019 and 2020", "over 2019-2020": "over" introducing
+    two periods joined as one span says when, not what to divide by; a divisor is one
+    figure ("the change over the 2019 value")."""
+    end = _period_end(norms, used, at)
+    if end is None:
+        return False
+    if end < len(norms) and norms[end] in _SPAN_JOINERS and not used[end]:
+        end += 1
+    return _period_follows(norms, used, end)
 
 
 def _constants(norms: Sequence[str], used: list[bool]) -> tuple[tuple[str, ...], str]:

@@ -331,6 +331,8 @@ class IntentParser:
             operation in AGGREGATES or (operation in ("ratio", "percent_of") and len(metrics) == 2)
         ):
             periods = expand_range(periods[0], periods[-1])
+        if grammar.nested:
+            periods = _base_first(text, frame, grammar.whole_at, periods)
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
         if (
@@ -763,6 +765,23 @@ def _only_soft(unnamed: frozenset[str]) -> bool:
     return all(w in SOFT or w in STOP or (w.isdigit() and len(w) <= 2) for w in unnamed)
 
 
+def _base_first(
+    text: str, frame: TimeFrame, whole_at: int, periods: tuple[str, ...]
+) -> tuple[str, ...]:
+    """ "The increase in 2021 over 2020": a change taken against a base names the base after
+    "over", whichever period it names first; the nested step reads its base first."""
+    if whole_at < 0 or len(periods) != 2 or len(frame.spans) != len(frame.periods):
+        return periods
+    starts = [m.start() for m in TOKEN.finditer(text)]
+    if whole_at >= len(starts):
+        return periods
+    spans = zip(frame.periods, frame.spans, strict=True)  # equal lengths, checked above
+    after = [p for p, (start, _) in spans if start >= starts[whole_at]]
+    if len(after) != 1 or after[0] not in periods:
+        return periods
+    return (after[0], *(p for p in periods if p != after[0]))
+
+
 def _whole_last(
     metrics: tuple[str, ...], spans: list[tuple[int, int]], whole_at: int
 ) -> tuple[str, ...]:
@@ -964,7 +983,9 @@ def _operation(
         # "How does that compare with 2023?": the figure the conversation is on, set against
         # the named period: a change between the two.
         return "difference"
-    many = len(frame.periods) > 1 or n_entities > 1 or n_metrics > 1
+    # "The last two years" names several periods as surely as "2020 and 2021" does.
+    periods = max(len(frame.periods), frame.relative_last or 0)
+    many = periods > 1 or n_entities > 1 or n_metrics > 1
     if not seen.isdisjoint(HIGHER_OR_LOWER) and (
         not seen.isdisjoint(WHICH) or ("than" in seen and many)
     ):

@@ -63,9 +63,23 @@ def parse_number(cell: str) -> tuple[Decimal, bool] | None:
     return (-value if negative else value), percent
 
 
+def _heading_cells(row: Sequence[str]) -> Sequence[str]:
+    """The cells of a row that may state the table's scale: all of a heading row, and none
+    of a line's label ("Passengers carried (thousands)" beside its figures): that scale is
+    the line's own, not every line's."""
+    figures = [parse_number(cell) for cell in row[1:]]
+    if any(f is not None and not f[1] and not _year_like(f[0]) for f in figures):
+        return row[1:]
+    return row
+
+
+def _year_like(value: Decimal) -> bool:
+    return value == value.to_integral_value() and 1900 <= value <= 2100
+
+
 def table_scale(rows: Sequence[Sequence[str]], context: str = "") -> str:
     """The scale word a table's figures are written in ("million"), or ""."""
-    header = " ".join(" ".join(row) for row in rows[:4]).lower()
+    header = " ".join(" ".join(_heading_cells(row)) for row in rows[:4]).lower()
     for needle, scale in _SCALES:
         if needle in header:
             return scale
