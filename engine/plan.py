@@ -80,42 +80,8 @@ def make_plan(
     if early is not None:
         return early
     entities = intent.entities or (vocabulary.entities[0].name,)
-    intent = _whole_is_the_total(intent, entities, asking)
     held = {(e, m): _held_periods(store, e, m, clearance) for e in entities for m in intent.metrics}
     return _with_periods(intent.with_(entities=entities), held, asking)
-
-
-def _whole_is_the_total(intent: Intent, entities: Sequence[str], asking: _Asking) -> Intent:
-    """ "What percentage of the total is the first quarter?" links one line, the part: the
-    whole it is set against is the table's Total line read in the same column, named like
-    the part with its own label replaced by "Total" ("Fully integrated Asia" -> "Total Asia",
-    "first quarter" -> "total"). Only when the question says "total", the part is not itself
-    a total, no earlier result or constant is the other operand, and exactly one such line is
-    held; otherwise the question is asked back as before."""
-    if (
-        intent.operation not in ("percent_of", "ratio")
-        or len(intent.metrics) != 1
-        or len(entities) != 1
-        or intent.referent
-        or intent.constants
-        or intent.nested
-        or _TOTAL not in {normalise_word(w) for w in TOKEN.findall(intent.question.lower())}
-    ):
-        return intent
-    part = intent.metrics[0]
-    words = part.lower().split()
-    if not words or normalise_word(words[0]) == _TOTAL:
-        return intent
-    held = {h.metric for h in asking.holdings(entity=entities[0])}
-    by_words = {tuple(m.lower().split()): m for m in held}
-    # The longest column part first: "Total Approximate Number of Vehicles" before "Total".
-    named = [by_words.get(("total", *words[cut:])) for cut in range(1, len(words) + 1)]
-    whole = next((m for m in named if m is not None and m != part), None)
-    if whole is None or not _within(asking, entities[0], part, whole, intent.periods):
-        return intent
-    if intent.loose and not _page_says(asking, entities[0], whole, intent.loose):
-        return intent
-    return intent.with_(metrics=(part, whole))
 
 
 def _page_says(asking: _Asking, entity: str, whole: str, words: Sequence[str]) -> bool:
@@ -269,18 +235,25 @@ def _label_words(label: str) -> frozenset[str]:
 
 
 def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
-    """A share asked of one line and "the total" ("what part of the total is the first
-    quarter", "tier 2 capital in relation to the total one"): the whole is the one line the
-    company holds that is that line's total, named "total" and otherwise only by words of the
-    line itself ("Total" for "First quarter", "Total capital" for "Total tier 2 capital",
-    "Total TOTAL" for "Fully integrated TOTAL"). The part must be named in full, every word
-    of its line said, since the whole is found from those words; the whole is taken only
-    when it is held for every asked period and is at least as large as the part in each, as
-    a whole is. Else the question is still asked back."""
+    """A share asked of one line and "the total" ("what percentage of the total is the first
+    quarter", "tier 2 capital in relation to the total one") links one line, the part; the
+    whole it is set against is that line's total, the one line held that is either
+
+    - named like the part with its own label's head replaced by "Total", the table's Total
+      line read in the part's column ("Fully integrated Asia" -> "Total Asia", "first
+      quarter" -> "Total"), for a part that is not itself a total; or
+    - named "total" and otherwise only by words of the part ("Total capital" for "Total tier
+      2 capital"), when the part is named in full, every word of its line said, and at most
+      one period is asked.
+
+    Only when no earlier result, constant or nested step is the other operand, the whole is
+    read from the part's page and holds it wherever it is asked (`_within`), and words the
+    question gives the total are said on that page (`_page_says`). Else the question is
+    still asked back."""
     if (
         intent.operation not in _SHARES
         or len(intent.metrics) != 1
-        or len(intent.periods) > 1
+        or len(intent.entities) > 1
         or intent.referent
         or intent.constants
         or intent.nested
@@ -288,24 +261,43 @@ def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
         return intent
     asked = _label_words(intent.question)
     said = asked & LINE_ITEM_WORDS
+    if _TOTAL not in said:
+        return intent
     part = intent.metrics[0]
-    own = _label_words(part)
-    if not said or len(intent.entities) > 1 or not own <= asked:
-        return intent  # the whole is found from the part's words: the part is named in full
     entity = (intent.entities or (asking.vocabulary.entities[0].name,))[0]
+    held = {h.metric for h in asking.holdings(entity=entity)} - {part}
+    whole = _total_of_column(part, held) or _total_of_line(intent, part, said, held)
+    if whole is None or not _within(asking, entity, part, whole, intent.periods):
+        return intent
+    if intent.loose and not _page_says(asking, entity, whole, intent.loose):
+        return intent
+    return intent.with_(metrics=(part, whole))
+
+
+def _total_of_column(part: str, held: set[str]) -> str | None:
+    """The Total line in the part's column: "Total" followed by the part's last words, the
+    longest such name first ("Total Approximate Number of Vehicles" before "Total")."""
+    words = part.lower().split()
+    if not words or normalise_word(words[0]) == _TOTAL:
+        return None
+    by_words = {tuple(m.lower().split()): m for m in held}
+    named = (by_words.get(("total", *words[cut:])) for cut in range(1, len(words) + 1))
+    return next((m for m in named if m is not None), None)
+
+
+def _total_of_line(intent: Intent, part: str, said: frozenset[str], held: set[str]) -> str | None:
+    """The one line named by a total word and otherwise only by the part's own words, the
+    closest such name first, when the question names the part in full in one period."""
+    own = _label_words(part)
+    if len(intent.periods) > 1 or not own <= _label_words(intent.question):
+        return None
     wholes: dict[int, list[str]] = {}
-    for metric in {h.metric for h in asking.holdings(entity=entity)} - {part}:
+    for metric in held:
         keys = _label_words(metric)
         if keys & said and keys - said <= own and keys - said != own:
             wholes.setdefault(len(keys - said), []).append(metric)
-    if not wholes:
-        return intent
-    closest = wholes[max(wholes)]
-    if len(closest) != 1 or not _within(asking, entity, part, closest[0], intent.periods):
-        return intent
-    if intent.loose and not _page_says(asking, entity, closest[0], intent.loose):
-        return intent
-    return intent.with_(metrics=(part, closest[0]))
+    closest = wholes[max(wholes)] if wholes else []
+    return closest[0] if len(closest) == 1 else None
 
 
 def _summed_across_columns(
