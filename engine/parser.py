@@ -901,15 +901,11 @@ def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _
             norms[i] = dotted
 
 
-# Words that say the same moment of a roll-forward; a label uses one of them.
-OPENING_MOMENT = lexicon("beginning start opening")
-CLOSING_MOMENT = lexicon("ending closing")
-
-
 def _moment_words(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
     """A question's word for a roll-forward's moment ("at the start of 2011") read as the
     one word the labels use for it ("Beginning stores", "Balance at opening"), when the
-    labels use exactly one and not the question's own."""
+    labels use exactly one (OPENING_MOMENT and CLOSING_MOMENT, below, beside the reading of
+    "<moment> of" that runs before it: `_in_the_labels_moment_words`)."""
     for moments in (OPENING_MOMENT, CLOSING_MOMENT):
         held = moments & label_words
         if len(held) != 1:
