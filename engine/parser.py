@@ -246,6 +246,7 @@ class IntentParser:
         text = question.strip()
         texts = TOKEN.findall(text)
         norms = _in_the_labels_moment_words(list(map(normalise_word, texts)), self._index.words)
+        said = frozenset(norms)  # before words written apart are joined into a label's one
         frame = read_timeframe(text)
         used = _period_mask(text, texts, frame)
         before = list(used)
@@ -263,7 +264,7 @@ class IntentParser:
         # A change or an average is taken over several periods; "the net change in 2022", one
         # period, can only be a line's own figure.
         several = len(frame.periods) != 1
-        metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own, several)
+        metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own, several, said)
         if count and all(
             norms[i] in OPERATION_ONLY for i, taken in enumerate(used) if taken and not unlinked[i]
         ):
@@ -438,18 +439,28 @@ class IntentParser:
         return index
 
     def _link_scoped(
-        self, norms: Sequence[str], used: list[bool], own: _Index | None, several: bool = False
+        self,
+        norms: Sequence[str],
+        used: list[bool],
+        own: _Index | None,
+        several: bool = False,
+        said: frozenset[str] = frozenset(),
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         if own is not None:
             trial = list(used)
-            linked = self._link_metrics(norms, trial, own, several)
+            linked = self._link_metrics(norms, trial, own, several, said)
             if linked[0] or linked[1]:
                 used[:] = trial
                 return linked
-        return self._link_metrics(norms, used, self._index, several)
+        return self._link_metrics(norms, used, self._index, several, said)
 
     def _link_metrics(
-        self, norms: Sequence[str], used: list[bool], index: _Index, several: bool = False
+        self,
+        norms: Sequence[str],
+        used: list[bool],
+        index: _Index,
+        several: bool = False,
+        said: frozenset[str] = frozenset(),
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         positions: dict[str, list[int]] = {}
         by_word = index.by_word
@@ -468,7 +479,7 @@ class IntentParser:
         if full:
             taken = self._take_full(named or full, positions, used, norms)
             return self._also_in_part(taken, positions, used, index, norms)
-        return self._take_partial(candidates, positions, used, index, norms, several)
+        return self._take_partial(candidates, positions, used, index, norms, several, said)
 
     def _also_in_part(
         self,
@@ -552,6 +563,7 @@ class IntentParser:
         index: _Index,
         norms: Sequence[str],
         several: bool = False,
+        said: frozenset[str] = frozenset(),
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         """No label is named in full. One label holding every metric word, missing only soft
         words ("total"), is taken; several labels holding them are a question back. When no
@@ -568,9 +580,11 @@ class IntentParser:
             return (), (), []
         if question_words <= NAMING_NOTHING:
             return _held_but_for_soft(candidates, positions, used, index, question_words, norms)
-        found = self._held_by_one(candidates, positions, used, index, question_words, norms)
+        found = self._held_by_one(
+            candidates, positions, used, index, question_words, norms, said=said
+        )
         if found is None and content and content != question_words:
-            found = self._held_by_one(candidates, positions, used, index, content, norms)
+            found = self._held_by_one(candidates, positions, used, index, content, norms, said=said)
         if (found is None or found[1]) and len(content) >= 2:
             # Two line items each named in part ("liabilities over assets"): each word group
             # one line item, or nothing.
@@ -613,6 +627,7 @@ class IntentParser:
         question_words: frozenset[str],
         norms: Sequence[str],
         second: bool = False,
+        said: frozenset[str] = frozenset(),
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
         holders = [
             index.labels[c]
@@ -636,6 +651,7 @@ class IntentParser:
                 for label in holders
             )
             or (scoped and any(_named_enough(label, question_words) for label in holders))
+            or any(self._told_by_subject(label, question_words, said) for label in holders)
         ):
             spot = _claim(question_words, positions, used, norms)
             return (names[0],), (), [spot] if spot else []
@@ -674,6 +690,21 @@ class IntentParser:
                     used[i] = True
             return (), (Ambiguity("metric", tuple(names)),), []
         return None
+
+    def _told_by_subject(
+        self, label: _Label, question_words: frozenset[str], said: frozenset[str]
+    ) -> bool:
+        """A line named but for words its table's announcing sentence says of every line
+        ("Total harbour moorings" in a table announced as "harbour moorings berth count"),
+        by a question that names the table in the sentence's other words ("the total berth
+        count"): what it leaves out, the table says. A question that says no word of the
+        sentence besides the line's own ("the total") is not read so."""
+        subject = self._subject_of_metric.get(label.metric, frozenset())
+        unsaid = label.keys - question_words - label.optional
+        if not subject or not unsaid or not _only_soft(unsaid - subject):
+            return False
+        told = {w for w in said & subject - label.keys if _is_content(w) and w not in SOFT}
+        return bool(told)
 
 
 def _soft_head(
@@ -860,21 +891,47 @@ def _merge(ambiguous: list[Ambiguity]) -> list[Ambiguity]:
 def _join_compounds(
     text: str, norms: list[str], used: list[bool], label_words: frozenset[str]
 ) -> None:
-    """Two words a label writes as one: hyphenated ("non-vested" for "Nonvested"), or
-    glued by the table's extraction ("cash provided" for "cashprovided"). The two parts are
-    read as that one word (the second part marked as taken)."""
+    """Words a label writes as one: hyphenated ("non-vested" for "Nonvested"), or glued by
+    the table's extraction ("cash provided" for "cashprovided", "visitors served on site"
+    for "VisitorsServedOnSite", "kiosk and cafe" for "Kioskandcafe sales"). A run of two to
+    four words is read as that one word (the longest run a label holds; the later parts
+    marked as taken). Only a run the label holds letter for letter is joined, so no word is
+    guessed; a hyphenated run whose parts are all label words stays apart."""
     spans = [m.span() for m in TOKEN.finditer(text)]
-    for i in range(len(norms) - 1):
-        between = text[spans[i][1] : spans[i + 1][0]]
-        if used[i] or used[i + 1] or between not in ("-", " "):
-            continue
-        joined = normalise_word(
-            text[spans[i][0] : spans[i][1]] + text[spans[i + 1][0] : spans[i + 1][1]]
-        )
-        parts_held = {norms[i], norms[i + 1]} <= label_words
-        if joined in label_words and (between == " " or not parts_held):
-            norms[i] = joined
-            used[i + 1] = True
+    i = 0
+    while i < len(norms) - 1:
+        runs = range(_LONGEST_GLUED, 1, -1)
+        length = next((n for n in runs if _glued(text, spans, norms, used, label_words, i, n)), 0)
+        if length:
+            norms[i] = normalise_word("".join(text[a:b] for a, b in spans[i : i + length]))
+            for j in range(i + 1, i + length):
+                used[j] = True
+        i += max(length, 1)
+
+
+_LONGEST_GLUED = 4
+
+
+def _glued(
+    text: str,
+    spans: Sequence[tuple[int, int]],
+    norms: Sequence[str],
+    used: Sequence[bool],
+    label_words: frozenset[str],
+    i: int,
+    length: int,
+) -> bool:
+    """Whether the `length` words from the i-th are one word of a label, written apart."""
+    if i + length > len(norms) or any(used[i : i + length]):
+        return False
+    gaps = [text[spans[j][1] : spans[j + 1][0]] for j in range(i, i + length - 1)]
+    if any(gap not in ("-", " ") for gap in gaps):
+        return False
+    joined = normalise_word("".join(text[a:b] for a, b in spans[i : i + length]))
+    if joined not in label_words:
+        return False
+    parts_held = set(norms[i : i + length]) <= label_words
+    return "-" not in gaps or not parts_held
 
 
 def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _Index) -> None:

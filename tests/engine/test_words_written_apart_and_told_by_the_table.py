@@ -1,0 +1,115 @@
+"""Words a question writes apart that a table's extraction glued into one ("Kioskandcafe
+sales", "VisitorsServed"), and a line the question names but for words the sentence
+announcing its table says of every line ("the total berth count" of "Total harbour
+moorings" in a table of the harbour's berth count): each links the one line meant. A
+question that does not say those words of the table, or says words no line or sentence
+holds, is still asked back."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from engine.answer import Answer, answer_question
+from engine.evaluate.tatqa import page_store
+from engine.providers.mock import MockProvider
+from engine.store import InMemoryStore
+from tests.engine.pages import ask_on_page, table_page
+
+OWNER = "Kestrel Piers"
+
+SALES = table_page(
+    OWNER,
+    [
+        ["", "2032", "2031"],
+        ["Kiosk sales", "410", "380"],
+        ["Cafe sales", "260", "240"],
+        ["Kioskandcafe sales", "55", "50"],
+        ["Ticket sales", "900", "870"],
+    ],
+    scale="thousand",
+)
+
+
+def _facts(answer: Answer) -> list[Decimal]:
+    return [f.value for f in answer.figures if f.kind == "fact"]
+
+
+def test_three_words_a_label_glued_into_one_name_that_line() -> None:
+    (answer,) = ask_on_page(SALES, OWNER, "What were the kiosk and cafe sales in 2031?")
+
+    assert answer.status == "found"
+    assert _facts(answer) == [50]
+
+
+def test_each_glued_word_alone_still_names_its_own_line() -> None:
+    (answer,) = ask_on_page(SALES, OWNER, "What were the cafe sales in 2032?")
+
+    assert answer.status == "found"
+    assert _facts(answer) == [260]
+
+
+VISITORS = table_page(
+    OWNER,
+    [
+        ["", "2032", "2031"],
+        ["North Pier VisitorsServedOnSite", "1,200", "1,150"],
+        ["South Pier VisitorsServedOnSite", "800", "760"],
+        ["North Pier Staff", "40", "38"],
+    ],
+    scale="",
+)
+
+
+def test_four_words_glued_in_a_heading_name_the_column() -> None:
+    (answer,) = ask_on_page(
+        VISITORS, OWNER, "How many visitors served on site did the south pier have in 2032?"
+    )
+
+    assert answer.status == "found"
+    assert _facts(answer) == [800]
+
+
+MOORINGS = [
+    ["", "2032", "2031", "2030"],
+    ["east basin", "310", "300", "290"],
+    ["west basin", "220", "215", "205"],
+    ["total harbour moorings", "530", "515", "495"],
+]
+ANNOUNCED = "Kestrel Piers operates two basins . harbour moorings berth count is as follows :"
+
+
+def _moorings(before: str) -> InMemoryStore:
+    return page_store("page:kestrel", MOORINGS, before, [], before=before)
+
+
+def _ask(store: InMemoryStore, question: str) -> Answer:
+    return answer_question(question, store, MockProvider())
+
+
+def test_a_line_named_but_for_the_words_its_table_is_announced_by_is_found() -> None:
+    answer = _ask(
+        _moorings(ANNOUNCED), "What was the change in the total berth count from 2030 to 2032?"
+    )
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "computed"] == [35]
+
+
+def test_the_same_question_on_a_page_that_announces_nothing_is_asked_back() -> None:
+    store = _moorings("Kestrel Piers operates two basins .")
+
+    answer = _ask(store, "What was the change in the total berth count from 2030 to 2032?")
+
+    assert answer.status != "found"
+
+
+def test_the_total_alone_is_not_read_as_naming_the_table() -> None:
+    answer = _ask(_moorings(ANNOUNCED), "What was the total in 2031?")
+
+    assert answer.status != "found" or _facts(answer) == [515]
+
+
+def test_a_word_neither_the_line_nor_the_sentence_holds_still_asks_back() -> None:
+    answer = _ask(_moorings(ANNOUNCED), "What was the total dredging cost in 2031?")
+
+    assert answer.status != "found"
