@@ -276,6 +276,7 @@ class IntentParser:
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
+        table_named = False
         # A word of the one linked line item's labels, said again or in its other name
         # ("net income ... to net income"), is not a word linked to nothing. With several
         # line items linked, such a word may belong to a third one the question means.
@@ -303,6 +304,12 @@ class IntentParser:
                     and norm not in generic
                 ):
                     loose.append(word)
+        if loose and not metrics and not ambiguous and self._said_of_every_line(loose, own):
+            # "What is the coupon rate for 2041?" over a table announced as "coupon rate
+            # assumptions": said of the whole table, the words name no line; the question
+            # is about the figure on hand, as a follow-up: that figure itself, not an
+            # operation carried from the turn before.
+            loose, table_named = [], True
         keys = linked or self._metric_keys(metrics)
         qualifiers = (
             _qualifiers(texts, norms, used, metric_spans, keys | generic, named)
@@ -367,12 +374,22 @@ class IntentParser:
             referent_first=grammar.referent_first,
             constants=grammar.constants,
             nested=grammar.nested,
-            asks_value=grammar.value,
+            asks_value=grammar.value or (table_named and not operation),
             points_back=grammar.points_back + _against(seen, operation, frame, metrics),
             pair=grammar.pair,
             count=count,
             again=grammar.again,
         )
+
+    def _said_of_every_line(self, loose: Sequence[str], own: _Index | None) -> bool:
+        """Whether every word is a word the announcing sentence of every line's table
+        holds: one table's subject, said of all the company's lines."""
+        metrics = {label.metric for label in (own or self._index).labels}
+        subjects = [self._subject_of_metric.get(m, frozenset()) for m in metrics]
+        if not subjects or not all(subjects):
+            return False
+        shared = frozenset.intersection(*subjects)
+        return all(normalise_word(word) in shared for word in loose)
 
     def _unnamed(self, metrics: tuple[str, ...], norms: Sequence[str]) -> bool:
         """Whether a linked metric was taken although no label of it is named in full (but

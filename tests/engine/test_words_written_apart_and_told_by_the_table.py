@@ -10,8 +10,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 from engine.answer import Answer, answer_question
-from engine.evaluate.tatqa import page_store
+from engine.evaluate.tatqa import ENTITY, page_store
 from engine.providers.mock import MockProvider
+from engine.session import ConversationSession
 from engine.store import InMemoryStore
 from tests.engine.pages import ask_on_page, table_page
 
@@ -113,3 +114,42 @@ def test_a_word_neither_the_line_nor_the_sentence_holds_still_asks_back() -> Non
     answer = _ask(_moorings(ANNOUNCED), "What was the total dredging cost in 2031?")
 
     assert answer.status != "found"
+
+
+COUPONS = [
+    ["", "2041", "2040"],
+    ["municipal bonds", "3.15%", "2.90%"],
+    ["corporate bonds", "4.40%", "4.05%"],
+]
+COUPONS_ANNOUNCED = "Osprey Trust holds bonds . average coupon rate assumptions are as follows :"
+
+
+def _conversation(before: str, *questions: str) -> list[Answer]:
+    store = page_store("page:osprey", COUPONS, before, [], before=before)
+    session = ConversationSession(scope=ENTITY)
+    return [
+        answer_question(q, store, MockProvider(), session=session, history=session.history())
+        for q in questions
+    ]
+
+
+def test_a_follow_up_naming_only_what_the_table_is_of_asks_the_figure_on_hand() -> None:
+    answers = _conversation(
+        COUPONS_ANNOUNCED,
+        "What was the change for corporate bonds from 2040 to 2041?",
+        "And what was the coupon rate in 2040?",
+    )
+
+    assert answers[-1].status == "found"
+    assert _facts(answers[-1]) == [Decimal("4.05")]
+    assert not [f for f in answers[-1].figures if f.kind == "computed"]
+
+
+def test_a_follow_up_word_the_announcing_sentence_does_not_hold_is_not_carried() -> None:
+    answers = _conversation(
+        COUPONS_ANNOUNCED,
+        "What was the change for corporate bonds from 2040 to 2041?",
+        "And what was the default rate in 2040?",
+    )
+
+    assert answers[-1].status != "found"
