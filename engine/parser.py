@@ -304,12 +304,13 @@ class IntentParser:
                     and norm not in generic
                 ):
                     loose.append(word)
-        if loose and not metrics and not ambiguous and self._said_of_every_line(loose, own):
+        told = self._told_of(loose, own) if loose and not metrics and not ambiguous else None
+        if told is not None:
             # "What is the coupon rate for 2041?" over a table announced as "coupon rate
-            # assumptions": said of the whole table, the words name no line; the question
-            # is about the figure on hand, as a follow-up: that figure itself, not an
-            # operation carried from the turn before.
-            loose, table_named = [], True
+            # assumptions": said of the whole table, the words name no line but the table's
+            # one series, if it has one; else the question is about the figure on hand, as a
+            # follow-up: that figure itself, not an operation carried from the turn before.
+            loose, table_named, metrics = [], True, told
         keys = linked or self._metric_keys(metrics)
         qualifiers = (
             _qualifiers(texts, norms, used, metric_spans, keys | generic, named)
@@ -381,15 +382,17 @@ class IntentParser:
             again=grammar.again,
         )
 
-    def _said_of_every_line(self, loose: Sequence[str], own: _Index | None) -> bool:
-        """Whether every word is a word the announcing sentence of every line's table
-        holds: one table's subject, said of all the company's lines."""
+    def _told_of(self, loose: Sequence[str], own: _Index | None) -> tuple[str, ...] | None:
+        """What words no line holds name when the sentence announcing a table holds them
+        all: the one line of the company's (or the vocabulary's) lines so announced, or no
+        line at all when every one of its lines is (one table, said of every line); None
+        when some lines are and others not (which table is meant is not told)."""
+        asked = {normalise_word(word) for word in loose}
         metrics = {label.metric for label in (own or self._index).labels}
-        subjects = [self._subject_of_metric.get(m, frozenset()) for m in metrics]
-        if not subjects or not all(subjects):
-            return False
-        shared = frozenset.intersection(*subjects)
-        return all(normalise_word(word) in shared for word in loose)
+        told = sorted(m for m in metrics if asked <= self._subject_of_metric.get(m, frozenset()))
+        if len(told) == 1:
+            return (told[0],)
+        return () if told and len(told) == len(metrics) else None
 
     def _unnamed(self, metrics: tuple[str, ...], norms: Sequence[str]) -> bool:
         """Whether a linked metric was taken although no label of it is named in full (but

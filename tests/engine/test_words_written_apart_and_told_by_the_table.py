@@ -153,3 +153,30 @@ def test_a_follow_up_word_the_announcing_sentence_does_not_hold_is_not_carried()
     )
 
     assert answers[-1].status != "found"
+
+
+SCHEDULE = [
+    ["", "amount ( in thousands )"],
+    ["2033", "1,200"],
+    ["2034", "1,450"],
+    ["2035", "1,610"],
+]
+
+
+def test_the_one_series_of_a_table_is_named_by_the_words_announcing_it() -> None:
+    before = "Kestrel Piers leases its cranes . scheduled crane lease payments are as follows :"
+    store = page_store("page:kestrel", SCHEDULE, before, [], before=before)
+
+    answer = _ask(store, "What was the change in scheduled crane lease payments from 2033 to 2034?")
+
+    assert answer.status == "found"
+    assert [f.value for f in answer.figures if f.kind == "computed"] == [250]
+
+
+def test_words_the_sentence_does_not_hold_do_not_name_the_series() -> None:
+    before = "Kestrel Piers leases its cranes . scheduled crane lease payments are as follows :"
+    store = page_store("page:kestrel", SCHEDULE, before, [], before=before)
+
+    answer = _ask(store, "What was the change in dredging payments from 2033 to 2034?")
+
+    assert answer.status != "found"
