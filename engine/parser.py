@@ -67,7 +67,7 @@ GROWTH = lexicon("growth cagr roi")
 RATIO = lexicon("ratio proportion divided quotient multiple")
 AVERAGE = arithmetic.AVERAGE_WORDS
 SUM = lexicon("sum combined total altogether together aggregate add")
-SUM_FOLLOW_UP = lexicon("sum combined altogether together")
+SUM_FOLLOW_UP = lexicon("sum combined altogether together add")
 HIGHER = lexicon(
     """higher highest larger largest greater greatest bigger biggest more most exceed
     exceeded maximum max top"""
@@ -257,6 +257,7 @@ class IntentParser:
         _join_compounds(text, norms, used, self._index.words)
         _dotted_initials(text, texts, norms, self._index)
         _moment_words(norms, used, self._index.words)
+        _the_two(norms, used)
         grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
@@ -901,6 +902,28 @@ def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _
             norms[i] = dotted
 
 
+# What may follow "the two" that points at figures: a verb or a preposition, not a noun.
+_AFTER_THE_TWO = lexicon("is was were are did do does had has have")
+
+
+def _the_two(norms: list[str], used: list[bool]) -> None:
+    """ "Which of the two was higher?", "the difference between those two": the count
+    points at the figures on hand, as "both" and "them" do; it names no line item, and is
+    no word a table leaves unsaid. Only before a verb ("of the two was"), or closing
+    "between the two": before a noun ("the two segments") it counts that noun, and a
+    question ending on "the two" otherwise may mean two figures of one answer."""
+    for i in range(1, len(norms)):
+        following = norms[i + 1] if i + 1 < len(norms) else ""
+        between = i > 1 and norms[i - 2] == "between"  # "the difference between the two"
+        if (
+            norms[i] == "two"
+            and norms[i - 1] in ("the", "these", "those")
+            and not used[i]
+            and (following in _AFTER_THE_TWO | COMPARING or (not following and between))
+        ):
+            used[i] = True
+
+
 def _moment_words(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
     """A question's word for a roll-forward's moment ("at the start of 2011") read as the
     one word the labels use for it ("Beginning stores", "Balance at opening"), when the
@@ -979,6 +1002,9 @@ def _operation(
         # "How does that compare with 2023?": the figure the conversation is on, set against
         # the named period: a change between the two.
         return "difference"
+    if not seen.isdisjoint(COMPARING) and n_entities <= 1 and not n_metrics and not frame.periods:
+        # "Compare them", "how do the two compare?": the figures on hand, set side by side.
+        return "higher"
     # "The last two years" names several periods as surely as "2020 and 2021" does.
     periods = max(len(frame.periods), frame.relative_last or 0)
     many = periods > 1 or n_entities > 1 or n_metrics > 1
