@@ -1076,7 +1076,7 @@ def _against(
 ) -> tuple[str, ...]:
     """ "How does that compare with 2023?", "growth since 2021?": the conversation's figure
     set against the one named period; the session adds the period the conversation is on."""
-    if metrics or len(frame.periods) != 1:
+    if len(metrics) > 1 or len(frame.periods) != 1:
         return ()
     if operation == "difference" and not seen.isdisjoint(COMPARING):
         return ("against",)
