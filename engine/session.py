@@ -68,6 +68,10 @@ class ConversationSession:
     def resolve(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]]:
         """Fill the slots the current question leaves open; say which and from where."""
         carried: list[Carried] = []
+        if intent.ambiguous and intent.follow_up and _bare_total(intent):
+            # "And the total?" right after figures: their sum, not a line with "total" in
+            # its label (a total line is asked by its name, or with a period).
+            intent = intent.with_(ambiguous=(), operation="sum", kind="comparison")
         if intent.ambiguous and intent.referent:
             intent = self._settled_by_result(intent)
         # "That fair value", or "the 2014 value" with no word of a figure of its own.
@@ -964,6 +968,13 @@ class ConversationSession:
     def _recent(self) -> Iterable[tuple[int, Remembered]]:
         for index in range(len(self.turns) - 1, -1, -1):
             yield index + 1, self.turns[index]
+
+
+def _bare_total(intent: Intent) -> bool:
+    return (
+        [normalise_word(w) for w in intent.topic] == [normalise_word("total")]
+        and not (intent.periods or intent.entities or intent.metrics or intent.loose)
+    )
 
 
 def _names_anything(intent: Intent) -> bool:

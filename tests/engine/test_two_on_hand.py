@@ -12,7 +12,9 @@ from engine.measures import MEASURES
 
 STORE = InMemoryStore(
     entities=[Term("Quillon Foods"), Term("Brightmere Labs")],
-    metrics=[Term("Revenue"), Term("Gross profit")],
+    # A line with "total" in its label, as most companies hold, so a bare "total" is not
+    # linked to one line alone.
+    metrics=[Term("Revenue"), Term("Gross profit"), Term("Total assets"), Term("Total debt")],
     facts=[
         Fact("q-rev-24", "Quillon Foods", "Revenue", "FY2024", Decimal("800"), "USD"),
         Fact("b-rev-24", "Brightmere Labs", "Revenue", "FY2024", Decimal("500"), "USD"),
@@ -105,3 +107,19 @@ def test_two_results_of_different_kinds_are_not_combined() -> None:
     )
 
     assert not [f for f in _computed(answer) if f.value in (Decimal("200"), Decimal("-120"))]
+
+
+def test_a_bare_total_after_figures_is_their_sum() -> None:
+    after_two_years = _ask(
+        "What was Quillon Foods' revenue in FY2023?", "and in FY2024?", "and the total?"
+    )
+    after_two_companies = _ask(*TWO_COMPANIES, "what was the total?")
+
+    assert [f.value for f in _computed(after_two_years)] == [Decimal(1440)], after_two_years.text
+    assert [f.value for f in _computed(after_two_companies)] == [Decimal(1300)]
+
+
+def test_a_total_with_nothing_before_it_is_no_sum() -> None:
+    answer = _ask("what was the total?")
+
+    assert answer.status == "clarify" and not answer.figures
