@@ -264,7 +264,9 @@ class IntentParser:
         # A change or an average is taken over several periods; "the net change in 2022", one
         # period, can only be a line's own figure.
         several = len(frame.periods) != 1
-        metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own, several)
+        metrics, ambiguous, metric_spans = self._link_scoped(
+            norms, used, own, several, split=grammar.whole_at
+        )
         if count and all(
             norms[i] in OPERATION_ONLY for i, taken in enumerate(used) if taken and not unlinked[i]
         ):
@@ -439,19 +441,33 @@ class IntentParser:
         return index
 
     def _link_scoped(
-        self, norms: Sequence[str], used: list[bool], own: _Index | None, several: bool = False
+        self,
+        norms: Sequence[str],
+        used: list[bool],
+        own: _Index | None,
+        several: bool = False,
+        *,
+        split: int = -1,
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         if own is not None:
             trial = list(used)
-            linked = self._link_metrics(norms, trial, own, several)
+            linked = self._link_metrics(norms, trial, own, several, split=split)
             if linked[0] or linked[1]:
                 used[:] = trial
                 return linked
-        return self._link_metrics(norms, used, self._index, several)
+        return self._link_metrics(norms, used, self._index, several, split=split)
 
     def _link_metrics(
-        self, norms: Sequence[str], used: list[bool], index: _Index, several: bool = False
+        self,
+        norms: Sequence[str],
+        used: list[bool],
+        index: _Index,
+        several: bool = False,
+        *,
+        split: int = -1,
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
+        """`split`: where the whole of a share is named ("R&D costs as a share of |revenue"):
+        no label named in full takes words from both sides of it."""
         positions: dict[str, list[int]] = {}
         by_word = index.by_word
         candidates: set[int] = set()
@@ -461,7 +477,8 @@ class IntentParser:
                 candidates.update(by_word[norm])
         held = set(positions)
         labels = index.labels
-        full = [labels[c] for c in candidates if labels[c].keys <= held]
+        full = [labels[c] for c in candidates if labels[c].keys <= held
+                and _on_one_side(labels[c].keys, positions, split)]  # fmt: skip
         # Operation words ("net change", "total", "average") do not link a label of their
         # own beside a line item the question names in other words: "the net change in X"
         # asks for a change in X, not also for a line "Net change" (ADR 0025).
@@ -802,6 +819,16 @@ def _whole_last(
 
 def _longest_first(label: _Label) -> tuple[int, float, str]:
     return -len(label.keys), -label.weight, label.metric
+
+
+def _on_one_side(keys: frozenset[str], positions: dict[str, list[int]], split: int) -> bool:
+    """Whether the question holds every word of a label before the split, or every word
+    after it ("costs" of the part and "revenue" of the whole are no "cost of revenue")."""
+    if split < 0:
+        return True
+    return all(any(i < split for i in positions[k]) for k in keys) or all(
+        any(i >= split for i in positions[k]) for k in keys
+    )
 
 
 def _claim(

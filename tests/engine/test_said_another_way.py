@@ -62,3 +62,34 @@ def test_vs_a_year_with_no_conversation_still_takes_the_year_before_it() -> None
 
     assert _computed(answer) == [Decimal(20)], answer.text  # FY2022 to FY2023, said so
     assert "previous period held" in answer.text
+
+
+SHARES = InMemoryStore(
+    entities=[Term("Harrowgate Mills")],
+    metrics=[Term("Revenue"), Term("Cost of revenue"), Term("Marketing expense", ("marketing",))],
+    facts=[
+        Fact("r", "Harrowgate Mills", "Revenue", "FY2024", Decimal("1000"), "USD"),
+        Fact("c", "Harrowgate Mills", "Cost of revenue", "FY2024", Decimal("600"), "USD"),
+        Fact("m", "Harrowgate Mills", "Marketing expense", "FY2024", Decimal("50"), "USD"),
+    ],
+)
+
+
+def test_no_line_is_read_from_words_on_both_sides_of_a_shares_whole() -> None:
+    # "costs" belongs to the part, "revenue" to the whole: together they are not "Cost of
+    # revenue", which would set marketing against the wrong figure.
+    answer = Engine(SHARES, MockProvider()).answer(
+        "What were Harrowgate Mills' marketing costs as a share of revenue in FY2024?"
+    )
+
+    assert not [f for f in answer.figures if f.metric == "Cost of revenue"], answer.text
+    computed = [f.value for f in answer.figures if f.kind == "computed"]
+    assert computed in ([], [Decimal(5)], [Decimal("0.05")]), answer.text
+
+
+def test_a_line_named_whole_on_one_side_of_a_share_still_links() -> None:
+    answer = Engine(SHARES, MockProvider()).answer(
+        "What was Harrowgate Mills' cost of revenue as a share of revenue in FY2024?"
+    )
+
+    assert [f.metric for f in answer.figures if f.kind == "fact"] == ["Cost of revenue", "Revenue"]
