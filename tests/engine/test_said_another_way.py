@@ -93,3 +93,35 @@ def test_a_line_named_whole_on_one_side_of_a_share_still_links() -> None:
     )
 
     assert [f.metric for f in answer.figures if f.kind == "fact"] == ["Cost of revenue", "Revenue"]
+
+
+MARGINS = InMemoryStore(
+    entities=[Term("Harrowgate Mills")],
+    metrics=[Term("Revenue"), Term("Gross profit")],
+    facts=[
+        Fact("r23", "Harrowgate Mills", "Revenue", "FY2023", Decimal("1000"), "USD"),
+        Fact("r24", "Harrowgate Mills", "Revenue", "FY2024", Decimal("1250"), "USD"),
+        Fact("g23", "Harrowgate Mills", "Gross profit", "FY2023", Decimal("300"), "USD"),
+        Fact("g24", "Harrowgate Mills", "Gross profit", "FY2024", Decimal("450"), "USD"),
+    ],
+)
+
+
+def test_a_change_in_a_margin_is_the_margin_each_year_then_their_change() -> None:
+    engine = Engine(MARGINS, MockProvider())
+    change = engine.answer("How did Harrowgate Mills' gross margin change from FY2023 to FY2024?")
+    versus = engine.answer("What was Harrowgate Mills' gross margin in FY2024 vs FY2023?")
+    relative = engine.answer(
+        "What was the percentage change in Harrowgate Mills' gross margin from FY2023 to FY2024?"
+    )
+
+    # 30% in FY2023, 36% in FY2024: six percentage points, whichever year is said first.
+    for answer in (change, versus):
+        assert answer.status == "found", answer.text
+        assert [f.value for f in answer.figures if f.kind == "computed"] == [
+            Decimal(30), Decimal(36), Decimal(6)
+        ], answer.text
+        assert "6 percentage points" in answer.text
+    assert [f.value for f in relative.figures if f.kind == "computed"][-1] == Decimal(20)
+    (step,) = [f for f in change.figures if f.kind == "computed" and f.value == 6]
+    assert set(step.sources) == {"r23", "r24", "g23", "g24"}  # cited through both margins
