@@ -30,6 +30,7 @@ from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
 from engine.measures import (
     cannot_expand,
     expand,
+    expand_change,
     held_with,
     measure_of,
     not_offered,
@@ -59,7 +60,7 @@ from engine.plan import (
 )
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
-from engine.render import Rendered, render
+from engine.render import Rendered, change_between, render
 from engine.sentence_figures import (
     FromSentences,
     from_sentences,
@@ -228,6 +229,8 @@ class _Run:
     # figures otherwise, they are told to the model, so it fetches what the engine read
     # (a short name among a company's own line items, say), not what it reads itself.
     needs: tuple[str, ...] = ()
+    # A second step on a measure's results, one a period: the change between them.
+    then: str = ""
 
     def events(self) -> Iterator[Event]:
         screen = self.engine.gate.screen(self.question)
@@ -278,6 +281,11 @@ class _Run:
             intent, self.carried = self.session.resolve(intent)
         measure = measure_of(intent, linkable.measures)
         expanded = expand(intent, measure)
+        stepped = expand_change(intent, measure) if expanded is None else None
+        if stepped is not None:
+            # "How did operating margin change?": the margin in each period, then the change.
+            self.then = intent.operation or ""
+            expanded = stepped
         if expanded is None:
             self.intent = intent
             yield self._meta()
@@ -364,6 +372,8 @@ class _Run:
             needs=self.needs or plan.intent.metrics, fetch=_fetch(plan),
         )  # fmt: skip
         rendered = render(plan, toolbox.facts, self._results())
+        if self.then and rendered.status == "found":
+            rendered = change_between(rendered, self.then, plan.intent.metrics)
         if rendered.status == "not_found" and rendered.missing and self._results():
             rendered = self._with_given(plan, toolbox.facts, rendered)
         if rendered.status == "not_found" and self._read(plan.intent):

@@ -41,6 +41,8 @@ DENOMINATOR = _norms(
     "as a portion of", "as a share of", "as a proportion of", "as a fraction of",
     "percentage of", "percent of", "portion of", "share of", "proportion of", "fraction of",
     "divided by", "how many times",
+    # The sign and the abbreviation say what the word says.
+    "as a % of", "% of", "as a pct of", "pct of",
 )  # fmt: skip
 # The phrases by their first word, in DENOMINATOR's order: a phrase read from a word starts
 # with that word, so only these are tried there (every word was tried against every phrase).

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from engine.intent import Intent, Operation
-from engine.timeframe import expand_range
+from engine.timeframe import expand_range, period_sort_key
 from engine.types import Term, Vocabulary
 
 
@@ -133,6 +133,27 @@ def expand(intent: Intent, measure: Measure | None) -> Intent | None:
     periods = intent.periods
     if intent.period_range and len(periods) >= 2:
         periods = expand_range(periods[0], periods[-1])
+    return intent.with_(
+        metrics=measure.operands, operation=measure.operation, kind="comparison", periods=periods
+    )
+
+
+# Changes of a measure the engine works out in two steps: the measure in each period, then
+# the change between the two results.
+CHANGES = ("difference", "percent_change")
+
+
+def expand_change(intent: Intent, measure: Measure | None) -> Intent | None:
+    """A change in a measure between two periods ("how did operating margin change from 2022
+    to 2023?", "gross margin in 2023 vs 2022") as its first step: the measure in each of the
+    two periods. None for any other question, or any other number of periods."""
+    if measure is None or measure.operation != "percent_of" or not intent.structured:
+        return None  # a difference measure's per-period step is no share the render lists
+    if len(intent.metrics) != 1:
+        return None
+    periods = tuple(sorted(set(intent.periods), key=period_sort_key))
+    if intent.operation not in CHANGES or len(periods) != 2:
+        return None
     return intent.with_(
         metrics=measure.operands, operation=measure.operation, kind="comparison", periods=periods
     )

@@ -67,7 +67,7 @@ GROWTH = lexicon("growth cagr roi")
 RATIO = lexicon("ratio proportion divided quotient multiple")
 AVERAGE = arithmetic.AVERAGE_WORDS
 SUM = lexicon("sum combined total altogether together aggregate add")
-SUM_FOLLOW_UP = lexicon("sum combined altogether together")
+SUM_FOLLOW_UP = lexicon("sum combined altogether together add")
 HIGHER = lexicon(
     """higher highest larger largest greater greatest bigger biggest more most exceed
     exceeded maximum max top"""
@@ -258,13 +258,16 @@ class IntentParser:
         _join_compounds(text, norms, used, self._index.words)
         _dotted_initials(text, texts, norms, self._index)
         _moment_words(norms, used, self._index.words)
+        _the_two(norms, used)
         grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
         # A change or an average is taken over several periods; "the net change in 2022", one
         # period, can only be a line's own figure.
         several = len(frame.periods) != 1
-        metrics, ambiguous, metric_spans = self._link_scoped(norms, used, own, several, said)
+        metrics, ambiguous, metric_spans = self._link_scoped(
+            norms, used, own, several, said, split=grammar.whole_at
+        )
         if count and all(
             norms[i] in OPERATION_ONLY for i, taken in enumerate(used) if taken and not unlinked[i]
         ):
@@ -465,14 +468,16 @@ class IntentParser:
         own: _Index | None,
         several: bool = False,
         said: frozenset[str] = frozenset(),
+        *,
+        split: int = -1,
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
         if own is not None:
             trial = list(used)
-            linked = self._link_metrics(norms, trial, own, several, said)
+            linked = self._link_metrics(norms, trial, own, several, said, split=split)
             if linked[0] or linked[1]:
                 used[:] = trial
                 return linked
-        return self._link_metrics(norms, used, self._index, several, said)
+        return self._link_metrics(norms, used, self._index, several, said, split=split)
 
     def _link_metrics(
         self,
@@ -481,7 +486,11 @@ class IntentParser:
         index: _Index,
         several: bool = False,
         said: frozenset[str] = frozenset(),
+        *,
+        split: int = -1,
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]]:
+        """`split`: where the whole of a share is named ("R&D costs as a share of |revenue"):
+        no label named in full takes words from both sides of it."""
         positions: dict[str, list[int]] = {}
         by_word = index.by_word
         candidates: set[int] = set()
@@ -491,7 +500,8 @@ class IntentParser:
                 candidates.update(by_word[norm])
         held = set(positions)
         labels = index.labels
-        full = [labels[c] for c in candidates if labels[c].keys <= held]
+        full = [labels[c] for c in candidates if labels[c].keys <= held
+                and _on_one_side(labels[c].keys, positions, split)]  # fmt: skip
         # Operation words ("net change", "total", "average") do not link a label of their
         # own beside a line item the question names in other words: "the net change in X"
         # asks for a change in X, not also for a line "Net change" (ADR 0025).
@@ -854,6 +864,16 @@ def _longest_first(label: _Label) -> tuple[int, float, str]:
     return -len(label.keys), -label.weight, label.metric
 
 
+def _on_one_side(keys: frozenset[str], positions: dict[str, list[int]], split: int) -> bool:
+    """Whether the question holds every word of a label before the split, or every word
+    after it ("costs" of the part and "revenue" of the whole are no "cost of revenue")."""
+    if split < 0:
+        return True
+    return all(any(i < split for i in positions[k]) for k in keys) or all(
+        any(i >= split for i in positions[k]) for k in keys
+    )
+
+
 def _claim(
     keys: frozenset[str], positions: dict[str, list[int]], used: list[bool], norms: Sequence[str]
 ) -> tuple[int, int] | None:
@@ -978,6 +998,28 @@ def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _
             norms[i] = dotted
 
 
+# What may follow "the two" that points at figures: a verb or a preposition, not a noun.
+_AFTER_THE_TWO = lexicon("is was were are did do does had has have")
+
+
+def _the_two(norms: list[str], used: list[bool]) -> None:
+    """ "Which of the two was higher?", "the difference between those two": the count
+    points at the figures on hand, as "both" and "them" do; it names no line item, and is
+    no word a table leaves unsaid. Only before a verb ("of the two was"), or closing
+    "between the two": before a noun ("the two segments") it counts that noun, and a
+    question ending on "the two" otherwise may mean two figures of one answer."""
+    for i in range(1, len(norms)):
+        following = norms[i + 1] if i + 1 < len(norms) else ""
+        between = i > 1 and norms[i - 2] == "between"  # "the difference between the two"
+        if (
+            norms[i] == "two"
+            and norms[i - 1] in ("the", "these", "those")
+            and not used[i]
+            and (following in _AFTER_THE_TWO | COMPARING or (not following and between))
+        ):
+            used[i] = True
+
+
 def _moment_words(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
     """A question's word for a roll-forward's moment ("at the start of 2011") read as the
     one word the labels use for it ("Beginning stores", "Balance at opening"), when the
@@ -1056,6 +1098,9 @@ def _operation(
         # "How does that compare with 2023?": the figure the conversation is on, set against
         # the named period: a change between the two.
         return "difference"
+    if not seen.isdisjoint(COMPARING) and n_entities <= 1 and not n_metrics and not frame.periods:
+        # "Compare them", "how do the two compare?": the figures on hand, set side by side.
+        return "higher"
     # "The last two years" names several periods as surely as "2020 and 2021" does.
     periods = max(len(frame.periods), frame.relative_last or 0)
     many = periods > 1 or n_entities > 1 or n_metrics > 1
@@ -1127,7 +1172,7 @@ def _against(
 ) -> tuple[str, ...]:
     """ "How does that compare with 2023?", "growth since 2021?": the conversation's figure
     set against the one named period; the session adds the period the conversation is on."""
-    if metrics or len(frame.periods) != 1:
+    if len(metrics) > 1 or len(frame.periods) != 1:
         return ()
     if operation == "difference" and not seen.isdisjoint(COMPARING):
         return ("against",)

@@ -7,13 +7,14 @@ plan and the evidence only. A fact the plan needs but the tools did not return i
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from engine.arithmetic import Operand, combine
 from engine.calc import PERCENT_UNIT, compute
 from engine.numbers import format_value
 from engine.plan import Plan, Slot
+from engine.timeframe import period_sort_key
 from engine.types import Carried, Choice, Fact, Figure, Source, Status
 
 
@@ -134,6 +135,40 @@ def _grammar(plan: Plan, facts: list[Fact], results: Sequence[Carried]) -> Rende
     notes.add(figure)
     sentence = f"The {figure.role} is {figure.display}: {written}."
     return _done(notes, [sentence], plan.note)
+
+
+def change_between(rendered: Rendered, operation: str, metrics: Sequence[str]) -> Rendered:
+    """The second step of a change in a measure: the two results the first step computed,
+    one a period, set against each other (the later less the earlier), cited through them."""
+    by_source = {s.id: s.period for s in rendered.sources}
+
+    def period_of(figure: Figure) -> str:
+        periods = {by_source.get(source) for source in figure.sources}
+        return str(periods.pop() or "") if len(periods) == 1 else ""
+
+    results = sorted(
+        ((period_of(f), f) for f in rendered.figures if f.kind == "computed"),
+        key=lambda pair: period_sort_key(pair[0]),
+    )
+    if len(results) != 2 or not all(p for p, _ in results) or results[0][0] == results[1][0]:
+        return Rendered("clarify", "Which two periods should I compare the measure between?")
+    (early, older), (late, newer) = results
+    operands = [Operand.of_figure(older, f"in {early}"), Operand.of_figure(newer, f"in {late}")]
+    if operation == "difference":
+        operands.reverse()  # a change is the later less the earlier
+    figure = combine(operation, operands)
+    if figure is None:
+        return Rendered("not_found", "These figures cannot be combined that way "
+                        "(different units, or a zero base).")  # fmt: skip
+    shown = figure.display
+    if operation == "difference" and figure.unit == PERCENT_UNIT:
+        shown = f"{shown.removesuffix('%')} percentage points"
+    sentence = (
+        f"From {early} to {late} it went from {older.display} to "
+        f"{newer.display}: a {figure.role} of {shown}."
+    )
+    return replace(rendered, text=f"{rendered.text} {sentence}",
+                   figures=(*rendered.figures, figure))  # fmt: skip
 
 
 def _nested(plan: Plan, facts: list[Fact], notes: _Citations) -> Rendered:

@@ -68,6 +68,10 @@ class ConversationSession:
     def resolve(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]]:
         """Fill the slots the current question leaves open; say which and from where."""
         carried: list[Carried] = []
+        if intent.ambiguous and intent.follow_up and _bare_total(intent):
+            # "And the total?" right after figures: their sum, not a line with "total" in
+            # its label (a total line is asked by its name, or with a period).
+            intent = intent.with_(ambiguous=(), operation="sum", kind="comparison")
         if intent.ambiguous and intent.referent:
             intent = self._settled_by_result(intent)
         # "That fair value", or "the 2014 value" with no word of a figure of its own.
@@ -86,7 +90,7 @@ class ConversationSession:
             return self._again(intent)
         if _repeats(intent):
             return self._given_again(intent)
-        side_by_side = self._side_by_side(intent)
+        side_by_side = self._results_side_by_side(intent) or self._side_by_side(intent)
         if side_by_side is not None:
             return side_by_side
         entities = intent.entities or self._carry("entities", carried, "entity")
@@ -835,6 +839,37 @@ class ConversationSession:
         carried.extend(Carried("period", p, n, q) for p, n, q in picked)
         return tuple(p for p, _, _ in picked)
 
+    def _results_side_by_side(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]] | None:
+        """ "The change between the two", "their sum", naming nothing, right after two answers
+        that each computed one result of the same kind (a gross margin in FY2024, then in
+        FY2023): those two results are the operands, never the figures they were worked out
+        from. A change is the later period's result less the earlier's; in one period (or
+        none), the newer answer's less the older's, as for two facts side by side."""
+        if intent.operation not in _ACROSS_RESULTS or _names_anything(intent):
+            return None
+        picked: list[tuple[int, Remembered, Figure]] = []
+        for number, turn in list(self._recent())[:2]:
+            computed = [f for f in turn.results if f.kind == "computed"]
+            if turn.status != "found" or len(computed) != 1:
+                return None
+            picked.append((number, turn, computed[0]))
+        if len(picked) != 2:
+            return None
+        newer, older = picked
+        if newer[2].role_or_kind != older[2].role_or_kind or newer[2].unit != older[2].unit:
+            return None
+        ordered = [newer, older]
+        periods = [self._one_period_of(figure) for _, _, figure in ordered]
+        if intent.operation == "sum" or (all(periods) and periods[0] != periods[1]
+                                         and period_sort_key(periods[0]) < period_sort_key(periods[1])):  # fmt: skip
+            ordered.reverse()
+        kept = [Carried("entity", e, newer[0], newer[1].question) for e in newer[1].intent.entities]
+        results = [_as_result(number, turn, figure) for number, turn, figure in ordered]
+        bare = intent.with_(
+            entities=newer[1].intent.entities, metrics=(), periods=(), loose=(), kind="comparison"
+        )
+        return bare.with_(referent="pair"), (*kept, *results)
+
     def _side_by_side(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]] | None:
         """ "Which was higher?", "the difference", "sum of the two" naming nothing, right after
         two answers that each gave one figure of the same period (two companies' net income, or
@@ -842,7 +877,7 @@ class ConversationSession:
         operation = intent.operation
         if (
             operation not in _SIDE_BY_SIDE
-            or intent.entities
+            or len(intent.entities) > 1
             or intent.metrics
             or intent.periods
             or intent.referent
@@ -866,6 +901,13 @@ class ConversationSession:
         ordered = (second, first) if operation == "difference" else (first, second)
         if operation == "difference" and _opening_of(second.metric or "", first.metric or ""):
             ordered = (first, second)
+        if intent.entities:
+            # "How much more did Walmart make?": one of the two companies on hand, set against
+            # the other, it first.
+            (named,) = intent.entities
+            if first.entity == second.entity or named not in (first.entity, second.entity):
+                return None
+            ordered = (first, second) if first.entity == named else (second, first)
         entities = tuple(dict.fromkeys(f.entity for f in ordered if f.entity))
         metrics = tuple(dict.fromkeys(f.metric for f in ordered if f.metric))
         if len(entities) > 1 and len(metrics) > 1:
@@ -928,6 +970,18 @@ class ConversationSession:
             yield index + 1, self.turns[index]
 
 
+def _bare_total(intent: Intent) -> bool:
+    return (
+        [normalise_word(w) for w in intent.topic] == [normalise_word("total")]
+        and not (intent.periods or intent.entities or intent.metrics or intent.loose)
+    )
+
+
+def _names_anything(intent: Intent) -> bool:
+    return bool(intent.entities or intent.metrics or intent.periods or intent.referent
+                or intent.pair or intent.constants)  # fmt: skip
+
+
 def _said(fact: Figure) -> tuple[object, ...]:
     """What makes two facts the same statement: their figure, period, value and sources (a
     passage's sentence may state several figures, so sources alone do not tell)."""
@@ -969,6 +1023,7 @@ _AMOUNT_NOUNS = frozenset(
 _SHARES = ("ratio", "percent_of")
 _POINTERS = frozenset(words("that this it"))
 _SIDE_BY_SIDE = ("higher", "lower", "difference", "sum")  # a ratio's whole is not told
+_ACROSS_RESULTS = ("difference", "sum")  # what two earlier results combine into
 _DIFFERENCE = frozenset(words("difference differences differ"))
 
 

@@ -61,6 +61,10 @@ _LATEST = re.compile(
     r"\b(?:latest|most\s+recent|newest|last|current)\s+(?:fiscal\s+)?(?:year|period)\b",
     re.IGNORECASE,
 )
+# "The latest total assets", "its most recent revenue": the word alone says the last period
+# held, as "the latest year" does ("last" and "current" alone name other things: "last two",
+# "current assets").
+_LATEST_WORD = re.compile(r"\b(?:latest|most\s+recent|newest)\b", re.IGNORECASE)
 _YEAR_BEFORE = re.compile(
     r"\b(?:the\s+)?(?:year\s+(?:before|prior)|prior\s+year|previous\s+year|preceding\s+year)\b",
     re.IGNORECASE,
@@ -114,7 +118,7 @@ _YEAR_GROUP = {"fy": "fyy", "fiscal": "fisy", "year": "yy", "slash": "sy"}
 
 
 _NO_TIME = TimeFrame()
-_TIME_WORD = re.compile(r"year|period|quarter|fy|fiscal")
+_TIME_WORD = re.compile(r"year|period|quarter|fy|fiscal|latest|recent|newest")
 _DIGIT = re.compile(r"\d")
 
 
@@ -129,7 +133,7 @@ def read_timeframe(question: str) -> TimeFrame:
             found.append((period, match.start(), match.end()))
     spans = [(start, end) for _, start, end in found]
     periods = list(dict.fromkeys(p for p, _, _ in found))
-    relative = _relative(question, spans) if _mentions_spans(lowered) else None
+    relative = _relative(question, spans) if _mentions_spans(question) else None
     if relative is not None and not periods:
         return TimeFrame(relative_last=relative[0], spans=(relative[1],))
     is_range = len(found) == 2 and _is_range(question, found)
@@ -169,8 +173,9 @@ def _step(question: str, periods: list[str]) -> tuple[int, tuple[int, int]] | No
     return (0 if periods else (1 if word in _LATER else -1)), match.span()
 
 
-def _mentions_spans(lowered: str) -> bool:
-    return "year" in lowered or "period" in lowered
+def _mentions_spans(question: str) -> bool:
+    lowered = question.lower()
+    return "year" in lowered or "period" in lowered or bool(_LATEST_WORD.search(question))
 
 
 def _relative(question: str, spans: list[tuple[int, int]]) -> tuple[int, tuple[int, int]] | None:
@@ -178,7 +183,7 @@ def _relative(question: str, spans: list[tuple[int, int]]) -> tuple[int, tuple[i
         raw = match.group("n").lower()
         count = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
         return (count, match.span()) if 1 <= count <= 50 else None
-    if match := _LATEST.search(question):
+    if match := _LATEST.search(question) or _LATEST_WORD.search(question):
         return 1, match.span()
     return None
 

@@ -66,9 +66,11 @@ def test_free_cash_flow_is_operating_cash_flow_less_capital_expenditure() -> Non
     assert [f.value for f in answer.figures if f.role == "change"] == [Decimal(180)]
 
 
-def test_a_change_in_a_margin_is_asked_back_not_guessed() -> None:
+def test_a_change_in_free_cash_flow_is_asked_back_not_guessed() -> None:
+    # A change in a margin is worked out in two steps (tests/engine/test_said_another_way.py);
+    # a difference measure's has no first step the answer lists.
     answer = _engine(*HELD).answer(
-        "How did Osprey Mills' gross margin change from FY2022 to FY2023?"
+        "How did Osprey Mills' free cash flow change from FY2022 to FY2023?"
     )
 
     assert answer.status == "clarify"
