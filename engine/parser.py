@@ -326,6 +326,10 @@ class IntentParser:
         )
         if operation is None and count and not seen.isdisjoint(SUM):
             operation = "sum"  # "the total for the three years"
+        # Counted back ("over the last three years") reads as a trend unless a word asks one.
+        unasked = operation is None or (operation == "trend" and seen.isdisjoint(TREND))
+        if unasked and _total_over_a_span(norms, used, metrics, metric_spans):
+            operation = "sum"  # "the total cost over the three years", of a "Total cost" line
         periods = frame.periods
         if frame.is_range and (
             operation in AGGREGATES or (operation in ("ratio", "percent_of") and len(metrics) == 2)
@@ -1071,6 +1075,20 @@ def _outer(leftover: list[str], norms: Sequence[str]) -> bool:
         word == "total" and following in _SHARE_NOUNS
         for word, following in zip(norms, [*norms[1:], ""], strict=True)
     )
+
+
+def _total_over_a_span(
+    norms: Sequence[str],
+    used: list[bool],
+    metrics: tuple[str, ...],
+    spans: Sequence[tuple[int, int]],
+) -> bool:
+    """ "The total cost over the three years": a line named with a sum word of its own
+    ("Total cost"), asked over a span of periods, is summed over it; the sum word names the
+    line and the operation at once. Over no span ("the total cost in 2011 and 2012") the
+    line's figures are listed."""
+    said = len(metrics) == 1 and len(spans) == 1 and norms[spans[0][0]] in SUM
+    return said and arithmetic.over_a_span(norms, used)
 
 
 def _percent_of(leftover: list[str]) -> bool:

@@ -1,11 +1,12 @@
 """Conversations over invented report pages (tests/engine/unseen_pages.py), run as the
 ConvFinQA evaluation runs a dialogue (issue 12, ADR 0068), and two readings of a table those
 probes showed missing: a column heading's scale is its own column's, and a figure printed
-twice ("-1,716 ( 1,716 )") is one figure.
+twice ("-1,716 ( 1,716 )") is one figure; and a line named with its own sum word ("Total
+cost") asked over a span of periods is summed over it.
 
 Each page's turns are scored as the evaluation scores them. A turn that answers right stays
 right; the turns listed in NOT_YET are refused today (none gives a wrong figure but the one
-marked), each with the area of the engine it waits on."""
+marked, if any), each with the area of the engine it waits on."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from engine.evaluate.convfinqa import ENTITY, dialogue_store, score_turn
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.tables import parse_number, read_table, table_scale
+from tests.engine.test_shares_and_steps import ask, computed, page
 from tests.engine.unseen_pages import PAGES
 
 # (page, turn): what the turn does today, and what it waits on. Every other turn is correct.
@@ -55,7 +57,6 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("OPTS", 4): "refused: 'options exercised'",
     ("OPTS", 5): "refused: 'their' after the turn not read",
     ("BUYB", 1): "refused: asked back with the one line 'average price per share'",
-    ("BUYB", 4): "WRONG: lists the three years' 'total cost', not their sum",
     ("PRSV", 3): "refused: a growth rate with two year columns and a change column",
 }
 
@@ -129,3 +130,28 @@ def test_a_table_of_rates_printed_twice_is_read() -> None:
         ("FY2024", Decimal("4.4"), "%"),
         ("FY2023", Decimal("5.1"), "%"),
     ]
+
+
+# A line whose own name holds the sum word.
+DUES = [["", "2024", "2023", "2022"], ["Total harbour dues", "30", "20", "10"]]
+
+
+def test_a_total_line_asked_over_a_span_is_summed_over_it() -> None:
+    (span,) = ask(page(DUES), "what were total harbour dues over 2022 to 2024?")
+    _, _, counted = ask(
+        page(DUES),
+        "total harbour dues in 2024?",
+        "and in 2023?",
+        "what were total harbour dues over the last three years?",
+    )
+
+    assert computed(span) == Decimal("60")
+    assert computed(counted) == Decimal("60")
+
+
+def test_a_total_line_asked_in_two_years_is_listed_not_summed() -> None:
+    (listed,) = ask(page(DUES), "what were total harbour dues in 2023 and 2024?")
+
+    assert listed.status == "found"
+    assert not [f for f in listed.figures if f.kind == "computed"]
+    assert sorted(f.value for f in listed.figures) == [Decimal("20"), Decimal("30")]
