@@ -256,6 +256,7 @@ class IntentParser:
         own = self._own_index(held_by(company)) if company and held_by else None
         _join_compounds(text, norms, used, self._index.words)
         _dotted_initials(text, texts, norms, self._index)
+        _ampersand_initials(text, texts, norms, used, self._index)
         _moment_words(norms, used, self._index.words)
         grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
@@ -905,6 +906,26 @@ def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _
             norms[i] = dotted
 
 
+def _ampersand_initials(
+    text: str, texts: Sequence[str], norms: list[str], used: list[bool], index: _Index
+) -> None:
+    """Initials joined by an ampersand ("R&D", "sg&a", "P&L") where a label is the words
+    they stand for ("Research and development", "Selling, general and administrative"):
+    read as the label's initials, as `_dotted_initials` reads "US" (the label's "and" is no
+    initial). The parts after the first are taken with it."""
+    spans = [m.span() for m in TOKEN.finditer(text)]
+    for i in range(len(texts) - 2):
+        first, amp, last = texts[i : i + 3]
+        glued = spans[i][1] == spans[i + 1][0] and spans[i + 1][1] == spans[i + 2][0]
+        letters = f"{first}{last}"
+        if amp != "&" or not glued or not letters.isalpha() or not 2 <= len(letters) <= 4:
+            continue
+        dotted = ".".join(letters.lower())
+        if dotted in index.by_word and not any(used[i : i + 3]):
+            norms[i] = dotted
+            used[i + 1] = used[i + 2] = True
+
+
 def _moment_words(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
     """A question's word for a roll-forward's moment ("at the start of 2011") read as the
     one word the labels use for it ("Beginning stores", "Balance at opening"), when the
@@ -1260,6 +1281,11 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
         for word in item.keys:
             by_word[word].append(index)
     return _Index(labels, dict(by_word), frozenset(frequency), idf)
+
+
+def label_initials(label: str) -> str:
+    """A label's initials as a question's "US" or "R&D" is read ("u.s", "r.d"), or ""."""
+    return _initials([w for w in words(_BRACKETED.sub(" ", label)) if w not in LABEL_STOP])
 
 
 def _initials(outside: Sequence[str]) -> str:

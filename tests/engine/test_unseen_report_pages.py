@@ -2,7 +2,8 @@
 ConvFinQA evaluation runs a dialogue (issue 12, ADR 0068), and two readings of a table those
 probes showed missing: a column heading's scale is its own column's, and a figure printed
 twice ("-1,716 ( 1,716 )") is one figure; and a line named with its own sum word ("Total
-cost") asked over a span of periods is summed over it.
+cost") asked over a span of periods is summed over it; initials joined by "&" ("R&D") name
+the line whose words they stand for.
 
 Each page's turns are scored as the evaluation scores them. A turn that answers right stays
 right; the turns listed in NOT_YET are refused today (none gives a wrong figure but the one
@@ -20,7 +21,7 @@ from engine.evaluate.convfinqa import ENTITY, dialogue_store, score_turn
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.tables import parse_number, read_table, table_scale
-from tests.engine.test_shares_and_steps import ask, computed, page
+from tests.engine.test_shares_and_steps import ask, computed, facts, page
 from tests.engine.unseen_pages import PAGES
 
 # (page, turn): what the turn does today, and what it waits on. Every other turn is correct.
@@ -34,11 +35,6 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("HLOG", 2): "refused: 'the initial investment' as the base of 100",
     ("QTRS", 1): "refused: 'and in the fourth?' with quarters read as lines' words",
     ("QTRS", 2): "refused: 'those two quarters'",
-    ("OPEX", 0): "refused: 'r&d' not read as the initials of research and development",
-    ("OPEX", 1): "refused: follows the turn not read",
-    ("OPEX", 2): "refused: follows the turn not read",
-    ("OPEX", 3): "refused: 'r&d'",
-    ("OPEX", 4): "refused: 'sg&a', 'r&d'",
     ("REPO", 0): "refused: a figure stated only in a sentence, with no line for it",
     ("LEASE", 0): "refused: asked back between the dated line and the total (period not held)",
     ("LEASE", 1): "refused: follows the turn asked back",
@@ -155,3 +151,24 @@ def test_a_total_line_asked_in_two_years_is_listed_not_summed() -> None:
     assert listed.status == "found"
     assert not [f for f in listed.figures if f.kind == "computed"]
     assert sorted(f.value for f in listed.figures) == [Decimal("20"), Decimal("30")]
+
+
+COSTS = [
+    ["", "2024", "2023"],
+    ["Research and development", "120", "100"],
+    ["Sales and marketing", "60", "50"],
+    ["S&P index fees", "7", "6"],
+]
+
+
+def test_initials_joined_by_an_ampersand_name_the_line_they_stand_for() -> None:
+    rd, ratio = ask(page(COSTS), "what did R&D cost in 2024?", "and S&M over R&D in 2023?")
+
+    assert facts(rd) == [("Company Research and development FY2024", Decimal("120"))]
+    assert computed(ratio) == Decimal("0.5")
+
+
+def test_an_ampersand_written_in_a_label_still_names_that_label() -> None:
+    (fees,) = ask(page(COSTS), "what were s&p index fees in 2023?")
+
+    assert [value for _, value in facts(fees)] == [Decimal("6")]
