@@ -334,6 +334,10 @@ class ConversationSession:
         if asked.constants or not periods:
             metrics, periods = (), ()
             kept = [c for c in kept if c.slot not in ("metric", "period")]
+        if _only_itself(asked, figure, metrics, periods):
+            # "What was the change in it?" after one figure: "it" is the line the change is
+            # of, not an operand; set against itself it would make a change of nothing.
+            return resolved.with_(referent=""), tuple(carried)
         dated = not asked.metrics and self._dated(asked, figure.metric or "")
         described = _loose_within(asked.loose, metrics, said=turn.question)
         if metrics and not described and not dated:
@@ -1101,6 +1105,16 @@ def _kind(
     if len(entities) > 1 or len(metrics) > 1 or len(periods) > 1:
         return "multi"
     return intent.kind if intent.kind != "comparison" else "lookup"
+
+
+def _only_itself(
+    asked: Intent, figure: Figure, metrics: tuple[str, ...], periods: tuple[str, ...]
+) -> bool:
+    """Whether the other operand would be the result's own fact: the question names no
+    figure, period or constant, and the result is a fact whose line and period were taken."""
+    named = asked.metrics or asked.periods or asked.constants
+    own = metrics == (figure.metric,) and periods == (figure.period,)
+    return not named and figure.kind == "fact" and own
 
 
 def _share_of_a_share(asked: Intent, resolved: Intent, figure: Figure) -> bool:

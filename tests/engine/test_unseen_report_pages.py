@@ -172,3 +172,14 @@ def test_an_ampersand_written_in_a_label_still_names_that_label() -> None:
     (fees,) = ask(page(COSTS), "what were s&p index fees in 2023?")
 
     assert [value for _, value in facts(fees)] == [Decimal("6")]
+
+
+def test_the_change_in_it_after_one_figure_never_sets_the_figure_against_itself() -> None:
+    rows = [["", "2024", "2023"], ["Pilotage fees", "44", "40"]]
+    _, change = ask(page(rows), "what were pilotage fees in 2024?", "what was the change in it?")
+    _, plain = ask(page(rows), "what were pilotage fees in 2024?", "what was the change?")
+
+    # A change of nothing, the figure minus itself, was the answer; now "it" is the line,
+    # and the question reads as "what was the change?" does.
+    assert [f for f in change.figures if f.kind == "computed" and f.value == 0] == []
+    assert (change.status, change.text) == (plain.status, plain.text)
