@@ -372,7 +372,8 @@ class IntentParser:
             constants=grammar.constants,
             nested=grammar.nested,
             asks_value=grammar.value,
-            points_back=grammar.points_back + _against(seen, operation, frame, metrics),
+            points_back=grammar.points_back
+            + _against(seen, operation, frame, metrics, _from_a_period(norms, used)),
             pair=grammar.pair,
             count=count,
             again=grammar.again,
@@ -1071,17 +1072,35 @@ def _unnamed_part(
 
 
 def _against(
-    seen: frozenset[str], operation: Operation | None, frame: TimeFrame, metrics: tuple[str, ...]
+    seen: frozenset[str],
+    operation: Operation | None,
+    frame: TimeFrame,
+    metrics: tuple[str, ...],
+    from_period: bool = False,
 ) -> tuple[str, ...]:
-    """ "How does that compare with 2023?", "growth since 2021?": the conversation's figure
-    set against the one named period; the session adds the period the conversation is on."""
+    """ "How does that compare with 2023?", "growth since 2021?", "the change from 2018?":
+    the conversation's figure set against the one named period; the session adds the period
+    the conversation is on."""
     if metrics or len(frame.periods) != 1:
         return ()
     if operation == "difference" and not seen.isdisjoint(COMPARING):
         return ("against",)
-    if operation in ("difference", "percent_change") and not seen.isdisjoint(SINCE):
+    since = from_period or not seen.isdisjoint(SINCE)
+    if operation in ("difference", "percent_change") and since:
         return ("against",)
     return ()
+
+
+def _from_a_period(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "From 2018", "from the 2014 value": "from" before the one period named says where a
+    change starts, as "since" does; the change ends where the conversation is."""
+    for i, norm in enumerate(norms[:-1]):
+        at = i + 1
+        while at < len(norms) - 1 and norms[at] in ("the", "fiscal", "fy", "year"):
+            at += 1
+        if norm == "from" and not used[i] and used[at] and norms[at][:1].isdigit():
+            return True
+    return False
 
 
 _SHARE_NOUNS = lexicon("proportion percentage percent share ratio portion")

@@ -31,8 +31,7 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("ALLOW", 3): "refused: follows the turn asked back",
     ("ALLOW", 4): "refused: asked back for 'write-offs net of recoveries' (words no line holds)",
     ("ALLOW", 5): "refused: 'provision' and 'write-offs' named in part",
-    ("HLOG", 1): "refused: 'the net change from the 2014 value' read as 2014 the later year",
-    ("HLOG", 2): "refused: 'the initial investment' as the base of 100",
+    ("HLOG", 2): "refused: 'the initial investment' as the base of 100 (asked which figure)",
     ("QTRS", 1): "refused: 'and in the fourth?' with quarters read as lines' words",
     ("QTRS", 2): "refused: 'those two quarters'",
     ("REPO", 0): "refused: a figure stated only in a sentence, with no line for it",
@@ -183,3 +182,20 @@ def test_the_change_in_it_after_one_figure_never_sets_the_figure_against_itself(
     # and the question reads as "what was the change?" does.
     assert [f for f in change.figures if f.kind == "computed" and f.value == 0] == []
     assert (change.status, change.text) == (plain.status, plain.text)
+
+
+FARES = [["", "2024", "2023", "2022"], ["Ferry fares", "66", "60", "50"]]
+
+
+def test_a_change_from_a_year_runs_from_it_to_the_year_the_conversation_is_on() -> None:
+    # Not from the year before the one named (2022 to 2023 here was the answer given).
+    _, change, growth = ask(
+        page(FARES),
+        "what were ferry fares in 2024?",
+        "what was the change from 2023?",
+        "and the percentage change from 2022?",
+    )
+
+    assert computed(change) == Decimal("6")
+    assert [f.period for f in change.figures if f.kind == "fact"] == ["FY2023", "FY2024"]
+    assert computed(growth) == Decimal("32")
