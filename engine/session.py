@@ -676,7 +676,10 @@ class ConversationSession:
         if last.intent.operation not in (None, "sum") and _says_a_sum(intent):
             # "What is the total X in that period?" after a change: not that change again.
             return None
-        if last.intent.operation and (intent.entities or intent.periods or replying):
+        # "And the year before?" after a ratio of two lines in one year: that ratio a year
+        # earlier (a change spans two years, so a year before it is no one figure).
+        stepped = bool(intent.period_step) and last.intent.operation in _SHARES
+        if last.intent.operation and (intent.entities or intent.periods or replying or stepped):
             carried.append(Carried("operation", last.intent.operation, number, last.question))
             return last.intent.operation
         return None

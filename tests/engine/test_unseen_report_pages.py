@@ -199,3 +199,18 @@ def test_a_change_from_a_year_runs_from_it_to_the_year_the_conversation_is_on() 
     assert computed(change) == Decimal("6")
     assert [f.period for f in change.figures if f.kind == "fact"] == ["FY2023", "FY2024"]
     assert computed(growth) == Decimal("32")
+
+
+BERTHS = [["", "2024", "2023"], ["Berth rentals", "90", "80"], ["Crane hire", "30", "40"]]
+
+
+def test_the_year_before_a_ratio_is_that_ratio_a_year_earlier() -> None:
+    # Not the two lines' figures listed, which answer no ratio.
+    _, before = ask(
+        page(BERTHS),
+        "what was the ratio of berth rentals to crane hire in 2024?",
+        "and the year before?",
+    )
+
+    assert computed(before) == Decimal("2")
+    assert [f.period for f in before.figures if f.kind == "fact"] == ["FY2023", "FY2023"]
