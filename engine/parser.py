@@ -273,6 +273,8 @@ class IntentParser:
             used[:] = unlinked
             metrics, ambiguous, metric_spans = (), (), []
         infix = _infix(norms, used, metric_spans) if not grammar.operation else None
+        if infix is None and not grammar.operation and len(metrics) == 1:
+            infix = _later_less_earlier(norms, before, used)
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
@@ -1052,6 +1054,24 @@ def _infix(
         if norms[i] == operators[0]:
             used[i] = True
     return INFIX[operators[0]]
+
+
+def _later_less_earlier(
+    norms: Sequence[str], periods: list[bool], used: list[bool]
+) -> Operation | None:
+    """ "Net income in 2016 less net income in 2014": one line named in two years with "less"
+    or "minus" between them is their difference. Only the later year first: the difference
+    is read as a change from the earlier year, whose sign "2014 less 2016" would turn."""
+    years = [i for i, taken in enumerate(periods) if taken and norms[i].isdigit()]
+    operators = [i for i, n in enumerate(norms) if not used[i] and INFIX.get(n) == "difference"]
+    if len(years) != 2 or len(operators) != 1 or not years[0] < operators[0] < years[1]:
+        return None
+    if operators[0] + 1 < len(norms) and norms[operators[0] + 1] == "than":
+        return None  # "less than in 2023": which is lower, not a difference
+    if int(norms[years[0]]) <= int(norms[years[1]]):
+        return None
+    used[operators[0]] = True
+    return "difference"
 
 
 _LEADING = lexicon("and so then what whats what's is was it s") | {

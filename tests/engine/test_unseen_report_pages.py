@@ -214,3 +214,13 @@ def test_the_year_before_a_ratio_is_that_ratio_a_year_earlier() -> None:
 
     assert computed(before) == Decimal("2")
     assert [f.period for f in before.figures if f.kind == "fact"] == ["FY2023", "FY2023"]
+
+
+def test_one_line_in_two_years_with_less_between_is_their_difference() -> None:
+    (difference,) = ask(page(FARES), "what were ferry fares in 2024 less ferry fares in 2022?")
+    (earlier_first,) = ask(page(FARES), "what were ferry fares in 2022 less ferry fares in 2024?")
+
+    assert computed(difference) == Decimal("16")
+    # The earlier year first would turn the sign of a change read from it: listed, not a
+    # figure of the wrong sign.
+    assert not [f for f in earlier_first.figures if f.kind == "computed"]
