@@ -614,6 +614,16 @@ def _period_end(norms: Sequence[str], used: list[bool], at: int) -> int | None:
 _SPAN_JOINERS = lexicon("to through thru until till and versus vs")
 
 
+def over_a_span(norms: Sequence[str], used: list[bool]) -> bool:
+    """Whether the question takes its figures "over" a span of periods ("over the three
+    years", "over 2019 and 2020", "over 2019 to 2021"): several periods as one stretch."""
+    return any(
+        norm == "over" and not used[i] and (_opens_a_span(norms, used, i + 1)
+                                            or _counts_time(norms, i + 1))
+        for i, norm in enumerate(norms)
+    )  # fmt: skip
+
+
 def _opens_a_span(norms: Sequence[str], used: list[bool], at: int) -> bool:
     """ "Over 2019 to 2021", "over 2019 and 2020", "over 2019-2020": "over" introducing
     two periods joined as one span says when, not what to divide by; a divisor is one

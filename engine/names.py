@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.cache import PerVocabulary
-from engine.parser import NOT_CONTENT, UNSUPPORTED
+from engine.parser import NOT_CONTENT, UNSUPPORTED, label_initials
 from engine.store import KnowledgeStore
 from engine.text import normalise_word, words
 from engine.types import Term, Vocabulary
@@ -107,7 +107,9 @@ def company_mentions(question: str, vocabulary: Vocabulary) -> tuple[str, ...]:
     found: list[str] = []
     for first, last in _spans(tokens, known.metrics):
         name = _POSSESSIVE.sub("", question[tokens[first].start : tokens[last].end])
-        if _is_company_place(tokens, first, last, known.metrics) and not known.holds(name):
+        if _is_company_place(tokens, first, last, known.metrics) and not (
+            known.holds(name) or known.abbreviates(name)
+        ):
             found.append(name)
     return tuple(dict.fromkeys(found))
 
@@ -269,6 +271,15 @@ def _after_auxiliary(tokens: Sequence[_Word], first: int) -> bool:
 class _Known:
     metrics: frozenset[str]  # every word of a metric name or alias
     entities: tuple[frozenset[str], ...]  # the words of each entity's names and aliases
+    initials: frozenset[str] = frozenset()  # each metric label's initials ("r.d")
+
+    def abbreviates(self, name: str) -> bool:
+        """Whether the name is a line's initials joined by "&" ("S&M" for "Sales and
+        marketing"): a line item, not a company the knowledge base lacks."""
+        parts = name.split("&")
+        letters = "".join(parts).lower()
+        joined = len(parts) == 2 and all(parts) and letters.isalpha()
+        return joined and ".".join(letters) in self.initials
 
     def holds(self, name: str) -> bool:
         """Every word of the name belongs to one company the vocabulary holds ("Chase", "JP
@@ -286,6 +297,9 @@ def _build_known(vocabulary: Vocabulary) -> _Known:
     return _Known(
         metrics=frozenset(label_words(vocabulary.metrics)),
         entities=tuple(frozenset(label_words([t])) for t in vocabulary.entities),
+        initials=frozenset(
+            label_initials(label) for t in vocabulary.metrics for label in (t.name, *t.aliases)
+        ),
     )
 
 

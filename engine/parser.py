@@ -257,6 +257,7 @@ class IntentParser:
         own = self._own_index(held_by(company)) if company and held_by else None
         _join_compounds(text, norms, used, self._index.words)
         _dotted_initials(text, texts, norms, self._index)
+        _ampersand_initials(text, texts, norms, used, self._index)
         _moment_words(norms, used, self._index.words)
         _the_two(norms, used)
         grammar = arithmetic.read(_averages_named(norms), used)
@@ -276,6 +277,8 @@ class IntentParser:
             used[:] = unlinked
             metrics, ambiguous, metric_spans = (), (), []
         infix = _infix(norms, used, metric_spans) if not grammar.operation else None
+        if infix is None and not grammar.operation and len(metrics) == 1:
+            infix = _later_less_earlier(norms, before, used)
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
@@ -338,6 +341,10 @@ class IntentParser:
         )
         if operation is None and count and not seen.isdisjoint(SUM):
             operation = "sum"  # "the total for the three years"
+        # Counted back ("over the last three years") reads as a trend unless a word asks one.
+        unasked = operation is None or (operation == "trend" and seen.isdisjoint(TREND))
+        if unasked and _total_over_a_span(norms, used, metrics, metric_spans):
+            operation = "sum"  # "the total cost over the three years", of a "Total cost" line
         periods = frame.periods
         if frame.is_range and (
             operation in AGGREGATES or (operation in ("ratio", "percent_of") and len(metrics) == 2)
@@ -379,7 +386,8 @@ class IntentParser:
             constants=grammar.constants,
             nested=grammar.nested,
             asks_value=grammar.value or (table_named and not operation),
-            points_back=grammar.points_back + _against(seen, operation, frame, metrics),
+            points_back=grammar.points_back
+            + _against(seen, operation, frame, metrics, _from_a_period(norms, used)),
             pair=grammar.pair,
             count=count,
             again=grammar.again,
@@ -1020,6 +1028,26 @@ def _the_two(norms: list[str], used: list[bool]) -> None:
             used[i] = True
 
 
+def _ampersand_initials(
+    text: str, texts: Sequence[str], norms: list[str], used: list[bool], index: _Index
+) -> None:
+    """Initials joined by an ampersand ("R&D", "sg&a", "P&L") where a label is the words
+    they stand for ("Research and development", "Selling, general and administrative"):
+    read as the label's initials, as `_dotted_initials` reads "US" (the label's "and" is no
+    initial). The parts after the first are taken with it."""
+    spans = [m.span() for m in TOKEN.finditer(text)]
+    for i in range(len(texts) - 2):
+        first, amp, last = texts[i : i + 3]
+        glued = spans[i][1] == spans[i + 1][0] and spans[i + 1][1] == spans[i + 2][0]
+        letters = f"{first}{last}"
+        if amp != "&" or not glued or not letters.isalpha() or not 2 <= len(letters) <= 4:
+            continue
+        dotted = ".".join(letters.lower())
+        if dotted in index.by_word and not any(used[i : i + 3]):
+            norms[i] = dotted
+            used[i + 1] = used[i + 2] = True
+
+
 def _moment_words(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
     """A question's word for a roll-forward's moment ("at the start of 2011") read as the
     one word the labels use for it ("Beginning stores", "Balance at opening"), when the
@@ -1150,6 +1178,24 @@ def _infix(
     return INFIX[operators[0]]
 
 
+def _later_less_earlier(
+    norms: Sequence[str], periods: list[bool], used: list[bool]
+) -> Operation | None:
+    """ "Net income in 2016 less net income in 2014": one line named in two years with "less"
+    or "minus" between them is their difference. Only the later year first: the difference
+    is read as a change from the earlier year, whose sign "2014 less 2016" would turn."""
+    years = [i for i, taken in enumerate(periods) if taken and norms[i].isdigit()]
+    operators = [i for i, n in enumerate(norms) if not used[i] and INFIX.get(n) == "difference"]
+    if len(years) != 2 or len(operators) != 1 or not years[0] < operators[0] < years[1]:
+        return None
+    if operators[0] + 1 < len(norms) and norms[operators[0] + 1] == "than":
+        return None  # "less than in 2023": which is lower, not a difference
+    if int(norms[years[0]]) <= int(norms[years[1]]):
+        return None
+    used[operators[0]] = True
+    return "difference"
+
+
 _LEADING = lexicon("and so then what whats what's is was it s") | {
     w for phrase in arithmetic.DENOMINATOR for w in phrase
 }
@@ -1168,17 +1214,35 @@ def _unnamed_part(
 
 
 def _against(
-    seen: frozenset[str], operation: Operation | None, frame: TimeFrame, metrics: tuple[str, ...]
+    seen: frozenset[str],
+    operation: Operation | None,
+    frame: TimeFrame,
+    metrics: tuple[str, ...],
+    from_period: bool = False,
 ) -> tuple[str, ...]:
-    """ "How does that compare with 2023?", "growth since 2021?": the conversation's figure
-    set against the one named period; the session adds the period the conversation is on."""
+    """ "How does that compare with 2023?", "growth since 2021?", "the change from 2018?":
+    the conversation's figure set against the one named period (a line named again beside
+    it or not); the session adds the period the conversation is on."""
     if len(metrics) > 1 or len(frame.periods) != 1:
         return ()
     if operation == "difference" and not seen.isdisjoint(COMPARING):
         return ("against",)
-    if operation in ("difference", "percent_change") and not seen.isdisjoint(SINCE):
+    since = from_period or not seen.isdisjoint(SINCE)
+    if operation in ("difference", "percent_change") and since:
         return ("against",)
     return ()
+
+
+def _from_a_period(norms: Sequence[str], used: list[bool]) -> bool:
+    """ "From 2018", "from the 2014 value": "from" before the one period named says where a
+    change starts, as "since" does; the change ends where the conversation is."""
+    for i, norm in enumerate(norms[:-1]):
+        at = i + 1
+        while at < len(norms) - 1 and norms[at] in ("the", "fiscal", "fy", "year"):
+            at += 1
+        if norm == "from" and not used[i] and used[at] and norms[at][:1].isdigit():
+            return True
+    return False
 
 
 _SHARE_NOUNS = lexicon("proportion percentage percent share ratio portion")
@@ -1193,6 +1257,20 @@ def _outer(leftover: list[str], norms: Sequence[str]) -> bool:
         word == "total" and following in _SHARE_NOUNS
         for word, following in zip(norms, [*norms[1:], ""], strict=True)
     )
+
+
+def _total_over_a_span(
+    norms: Sequence[str],
+    used: list[bool],
+    metrics: tuple[str, ...],
+    spans: Sequence[tuple[int, int]],
+) -> bool:
+    """ "The total cost over the three years": a line named with a sum word of its own
+    ("Total cost"), asked over a span of periods, is summed over it; the sum word names the
+    line and the operation at once. Over no span ("the total cost in 2011 and 2012") the
+    line's figures are listed."""
+    said = len(metrics) == 1 and len(spans) == 1 and norms[spans[0][0]] in SUM
+    return said and arithmetic.over_a_span(norms, used)
 
 
 def _percent_of(leftover: list[str]) -> bool:
@@ -1364,6 +1442,11 @@ def _metric_index(terms: Sequence[Term]) -> _Index:
         for word in item.keys:
             by_word[word].append(index)
     return _Index(labels, dict(by_word), frozenset(frequency), idf)
+
+
+def label_initials(label: str) -> str:
+    """A label's initials as a question's "US" or "R&D" is read ("u.s", "r.d"), or ""."""
+    return _initials([w for w in words(_BRACKETED.sub(" ", label)) if w not in LABEL_STOP])
 
 
 def _initials(outside: Sequence[str]) -> str:

@@ -338,6 +338,10 @@ class ConversationSession:
         if asked.constants or not periods:
             metrics, periods = (), ()
             kept = [c for c in kept if c.slot not in ("metric", "period")]
+        if _only_itself(asked, figure, metrics, periods):
+            # "What was the change in it?" after one figure: "it" is the line the change is
+            # of, not an operand; set against itself it would make a change of nothing.
+            return resolved.with_(referent=""), tuple(carried)
         dated = not asked.metrics and self._dated(asked, figure.metric or "")
         described = _loose_within(asked.loose, metrics, said=turn.question)
         if metrics and not described and not dated:
@@ -676,7 +680,10 @@ class ConversationSession:
         if last.intent.operation not in (None, "sum") and _says_a_sum(intent):
             # "What is the total X in that period?" after a change: not that change again.
             return None
-        if last.intent.operation and (intent.entities or intent.periods or replying):
+        # "And the year before?" after a ratio of two lines in one year: that ratio a year
+        # earlier (a change spans two years, so a year before it is no one figure).
+        stepped = bool(intent.period_step) and last.intent.operation in _SHARES
+        if last.intent.operation and (intent.entities or intent.periods or replying or stepped):
             carried.append(Carried("operation", last.intent.operation, number, last.question))
             return last.intent.operation
         return None
@@ -1156,6 +1163,16 @@ def _kind(
     if len(entities) > 1 or len(metrics) > 1 or len(periods) > 1:
         return "multi"
     return intent.kind if intent.kind != "comparison" else "lookup"
+
+
+def _only_itself(
+    asked: Intent, figure: Figure, metrics: tuple[str, ...], periods: tuple[str, ...]
+) -> bool:
+    """Whether the other operand would be the result's own fact: the question names no
+    figure, period or constant, and the result is a fact whose line and period were taken."""
+    named = asked.metrics or asked.periods or asked.constants
+    own = metrics == (figure.metric,) and periods == (figure.period,)
+    return not named and figure.kind == "fact" and own
 
 
 def _share_of_a_share(asked: Intent, resolved: Intent, figure: Figure) -> bool:

@@ -51,8 +51,10 @@ class TableFact:
 def parse_number(cell: str) -> tuple[Decimal, bool] | None:
     """The value of a cell and whether it is a percent; None for blanks, dashes and text."""
     text = cell.strip().replace(" ", "").replace("\u2009", "")
-    if not text or not _NUMBER.match(text):
+    if not text:
         return None
+    if not _NUMBER.match(text):
+        return _printed_twice(text)
     negative = ("(" in text and text.endswith(")")) or "-" in text[:3]
     percent = "%" in text
     digits = re.sub(r"[^\d.]", "", text)
@@ -61,6 +63,23 @@ def parse_number(cell: str) -> tuple[Decimal, bool] | None:
     except InvalidOperation:
         return None
     return (-value if negative else value), percent
+
+
+# A figure followed by its magnitude in brackets: "-1,716 ( 1,716 )", "3.1% ( 3.1 % )".
+_TWICE = re.compile(r"^(.+?)\((.+)\)$")
+
+
+def _printed_twice(text: str) -> tuple[Decimal, bool] | None:
+    """Some extractions print a cell's figure twice, signed and then its magnitude in
+    brackets ("$ -7,066 ( 7,066 )"): the cell is the signed figure. Both halves must read as
+    figures of one magnitude; anything else is text."""
+    twice = _TWICE.match(text)
+    if twice is None:
+        return None
+    first, second = (parse_number(half) for half in twice.groups())
+    if first is None or second is None or abs(first[0]) != abs(second[0]):
+        return None
+    return first
 
 
 def _heading_cells(row: Sequence[str]) -> Sequence[str]:
@@ -79,15 +98,29 @@ def _year_like(value: Decimal) -> bool:
 
 def table_scale(rows: Sequence[Sequence[str]], context: str = "") -> str:
     """The scale word a table's figures are written in ("million"), or ""."""
-    header = " ".join(" ".join(_heading_cells(row)) for row in rows[:4]).lower()
-    for needle, scale in _SCALES:
-        if needle in header:
-            return scale
+    header = " ".join(" ".join(_heading_cells(row)) for row in rows[:4])
+    if stated := _stated_scale(header):
+        return stated
     lowered = context.lower()
     for needle, scale in _SCALES[:3]:
         if needle in lowered:
             return scale
     return ""
+
+
+def _stated_scale(text: str) -> str:
+    lowered = text.lower()
+    return next((scale for needle, scale in _SCALES if needle in lowered), "")
+
+
+def _column_scales(columns: Sequence[str], periods: Sequence[str | None], scale: str) -> list[str]:
+    """The scale of each column's figures. Where the columns name what they hold, not a
+    period ("Shares (in thousands)", "Weighted average price"), a scale in one heading is that
+    column's own: the price beside the shares is not in thousands."""
+    own = [_stated_scale(column) for column in columns]
+    if any(periods) or not any(own[1:]):
+        return [scale] * len(columns)
+    return own
 
 
 def read_table(
@@ -204,6 +237,7 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
     columns = _column_labels(rows[:body_start], width=max(len(r) for r in rows))
     periods = [_period(label) for label in columns]
     qualifiers = _qualifiers(columns, periods)
+    scales = _column_scales(columns, periods, scale)
     lines = _lines(rows[body_start:])
     sections_of: dict[str, set[str]] = {}
     for label, section, _ in lines:
@@ -256,7 +290,7 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
                     metric=metric,
                     period=period or "",
                     value=value,
-                    unit="%" if percent else scale,
+                    unit="%" if percent else scales[index] if index < len(scales) else scale,
                     aliases=tuple(a for a in (alias, named) if a),
                 )
             )

@@ -26,7 +26,7 @@ RECORDED = {
     # not-found answer) and are answered for FY2019, where PACIFIC's gold asks back which
     # year (the period just answered is carried, see engine/session.py
     # `_period_just_answered`; ADR 0047 chose the analyst's convention, democonv gains).
-    "pacific": (1048, 35),
+    "pacific": (1049, 35),
     # One turn asks a figure "again" that the page's text states as 137 and the gold as 133,
     # though the gold program of the turn before it takes 137 for that year: the engine's 137
     # is scored wrong (ADR 0056).
@@ -36,7 +36,7 @@ RECORDED = {
     "offtarget": (166, 0),
     # Conversations over the demo data written without reading the parser (issue 12):
     # bad is wrong + off-target, including a figure where the gold is not found.
-    "democonv": (180, 4),
+    "democonv": (182, 3),
 }
 BAD = ("wrong", "off-target")
 RUNS: dict[str, Callable[[], Sequence[Scored]]] = {

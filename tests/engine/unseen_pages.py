@@ -1,0 +1,455 @@
+# ruff: noqa: E501 - report pages and their sentences are kept on one line each
+"""Invented 10-K-like report pages, each with a conversation of 4-6 turns in an analyst's
+wording (issue 12, ADR 0068): a segment table, a roll-forward, a performance graph on a base of
+100, quarters across the top, change and percent columns, bracketed negatives, thousands beside
+millions, years down the side, figures stated only in the text. Nothing here comes from a data
+set; the pages, companies and figures are made up.
+
+Each page is a dialogue in the shape engine/evaluate/convfinqa.py reads (table, text before and
+after it, turns with their gold answer and program), so a probe runs exactly as the evaluation
+runs a dialogue: one ConversationSession scoped to the page's entity, over the store that
+`dialogue_store` builds with engine/tables.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PAGES: list[dict[str, Any]] = []
+
+
+def P(
+    name: str,
+    table: list[list[str]],
+    pre: str,
+    post: str,
+    turns: list[tuple[str, float, str]],
+) -> None:
+    PAGES.append(
+        {
+            "id": f"Single_{name}/page_1.pdf-1",
+            "table": table,
+            "pre_text": pre,
+            "post_text": post,
+            "turns": [{"question": q, "answer": a, "program": prog} for q, a, prog in turns],
+            "split": "probe",
+        }
+    )
+
+
+P(
+    "SEGS/2019",
+    [
+        ["", "2019", "2018", "2017"],
+        ["Industrial Products", "$ 1,240", "$ 1,105", "$ 980"],
+        ["Consumer Goods", "865", "910", "902"],
+        ["Healthcare", "395", "341", "288"],
+        ["Total net sales", "$ 2,500", "$ 2,356", "$ 2,170"],
+    ],
+    "Our business is organised in three reportable segments. Net sales by segment were as follows ( in millions ) :",
+    "Healthcare sales rose on demand for infusion devices.",
+    [
+        ("what were net sales of the healthcare segment in 2019?", 395, "395"),
+        ("and the year before?", 341, "341"),
+        ("what was the change?", 54, "subtract(395, 341)"),
+        (
+            "what's that as a percentage of the 2018 figure?",
+            0.15836,
+            "subtract(395, 341), divide(#0, 341)",
+        ),
+        (
+            "what share of total net sales did healthcare make up in 2019?",
+            0.158,
+            "divide(395, 2500)",
+        ),
+    ],
+)
+
+P(
+    "ALLOW/2020",
+    [
+        ["", "2020", "2019", "2018"],
+        ["balance at beginning of year", "$ 4,812", "$ 4,305", "$ 3,990"],
+        ["provision charged to expense", "1,226", "1,478", "1,102"],
+        ["write-offs net of recoveries", "( 1,034 )", "( 971 )", "( 787 )"],
+        ["balance at end of year", "$ 5,004", "$ 4,812", "$ 4,305"],
+    ],
+    "the following table presents the changes in the allowance for doubtful accounts ( in thousands ) :",
+    "",
+    [
+        ("what was the allowance balance at the end of 2020?", 5004, "5004"),
+        ("and at the start of that year?", 4812, "4812"),
+        ("what was the net increase?", 192, "subtract(5004, 4812)"),
+        (
+            "what percentage growth does that represent?",
+            0.0399,
+            "subtract(5004, 4812), divide(#0, 4812)",
+        ),
+        ("what were write-offs in 2019?", 971, "971"),
+        ("how much did the provision exceed write-offs that year?", 507, "subtract(1478, 971)"),
+    ],
+)
+
+P(
+    "HLOG/2019",
+    [
+        ["", "12/31/2014", "12/31/2015", "12/31/2016", "12/31/2017", "12/31/2018", "12/31/2019"],
+        [
+            "harbor logistics inc .",
+            "$ 100.00",
+            "$ 108.42",
+            "$ 121.77",
+            "$ 139.05",
+            "$ 126.30",
+            "$ 158.64",
+        ],
+        ["s&p 500 index", "100.00", "101.38", "113.51", "138.29", "132.23", "173.86"],
+        ["peer group", "100.00", "96.12", "110.48", "129.87", "118.45", "147.20"],
+    ],
+    "the graph below compares the cumulative five-year total return of our common stock with the s&p 500 index and a peer group . the graph assumes $ 100 was invested on december 31 , 2014 and that all dividends were reinvested .",
+    "",
+    [
+        ("what was the value of harbor logistics stock at the end of 2019?", 158.64, "158.64"),
+        ("what is the net change from the 2014 value?", 58.64, "subtract(158.64, const_100)"),
+        (
+            "and what is that as a percent of the initial investment?",
+            0.5864,
+            "subtract(158.64, const_100), divide(#0, const_100)",
+        ),
+        ("what was the s&p 500 value in 2019?", 173.86, "173.86"),
+        ("what was its change since 2014?", 73.86, "subtract(173.86, const_100)"),
+        (
+            "what was that as a percentage of the 2014 value?",
+            0.7386,
+            "subtract(173.86, const_100), divide(#0, const_100)",
+        ),
+    ],
+)
+
+P(
+    "QTRS/2019",
+    [
+        ["2019", "first quarter", "second quarter", "third quarter", "fourth quarter"],
+        ["revenues", "$ 612", "$ 655", "$ 701", "$ 744"],
+        ["operating income", "88", "97", "110", "121"],
+        ["net income", "61", "69", "78", "86"],
+    ],
+    "quarterly financial data ( unaudited ) ( in millions ) :",
+    "",
+    [
+        ("what were revenues in the third quarter?", 701, "701"),
+        ("and in the fourth?", 744, "744"),
+        ("what was the sum of those two quarters?", 1445, "add(701, 744)"),
+        ("what was operating income in the second quarter?", 97, "97"),
+        ("what was that as a share of second quarter revenues?", 0.14809, "divide(97, 655)"),
+    ],
+)
+
+P(
+    "OPEX/2021",
+    [
+        ["", "2021", "2020", "change", "% change"],
+        ["research and development", "$ 412.6", "$ 380.1", "$ 32.5", "8.6%"],
+        ["selling general and administrative", "655.0", "671.3", "( 16.3 )", "( 2.4 )%"],
+        ["amortization of intangibles", "48.2", "51.9", "( 3.7 )", "( 7.1 )%"],
+        ["total operating expenses", "$ 1,115.8", "$ 1,103.3", "$ 12.5", "1.1%"],
+    ],
+    "selected operating expenses were as follows ( dollars in millions ) :",
+    "",
+    [
+        ("what were r&d expenses in 2021?", 412.6, "412.6"),
+        ("and in 2020?", 380.1, "380.1"),
+        ("what was the difference between the two?", 32.5, "subtract(412.6, 380.1)"),
+        (
+            "what portion of total operating expenses did r&d represent in 2021?",
+            0.36978,
+            "divide(412.6, 1115.8)",
+        ),
+        ("what was the ratio of sg&a to r&d in 2020?", 1.76612, "divide(671.3, 380.1)"),
+    ],
+)
+
+P(
+    "OTHINC/2018",
+    [
+        ["", "2018", "2017"],
+        ["interest income", "$ 2,145", "$ 1,380"],
+        ["interest expense", "( 8,920 )", "( 9,415 )"],
+        ["foreign currency losses", "( 611 )", "( 244 )"],
+        ["other net", "320", "( 75 )"],
+        ["total other income ( expense ) net", "$ -7,066 ( 7,066 )", "$ -8,354 ( 8,354 )"],
+    ],
+    "other income ( expense ) , net consisted of the following ( in thousands ) :",
+    "",
+    [
+        ("what was interest expense in 2018?", 8920, "8920"),
+        ("and in 2017?", 9415, "9415"),
+        ("what was the change?", -495, "subtract(8920, 9415)"),
+        ("what was interest income in 2018?", 2145, "2145"),
+        ("what was the total of interest income over 2017 and 2018?", 3525, "add(2145, 1380)"),
+    ],
+)
+
+P(
+    "REPO/2019",
+    [
+        ["", "2019", "2018"],
+        ["dividends declared per share", "$ 1.64", "$ 1.48"],
+        ["dividends paid ( in thousands )", "$ 71,350", "$ 65,020"],
+    ],
+    "during 2019 , we repurchased 2.4 million shares of our common stock at an aggregate cost of $ 118.6 million . in 2018 , we repurchased 1.9 million shares for $ 84.2 million . dividends were as follows :",
+    "",
+    [
+        ("how much was spent on share repurchases in 2019?", 118.6, "118.6"),
+        ("what were dividends paid in 2019?", 71350, "71350"),
+        ("and in 2018?", 65020, "65020"),
+        (
+            "what was the growth rate in dividends declared per share from 2018 to 2019?",
+            0.10811,
+            "subtract(1.64, 1.48), divide(#0, 1.48)",
+        ),
+    ],
+)
+
+P(
+    "LEASE/2019",
+    [
+        ["2020", "$ 145"],
+        ["2021", "132"],
+        ["2022", "118"],
+        ["2023", "97"],
+        ["2024", "80"],
+        ["thereafter", "310"],
+        ["total minimum lease payments", "$ 882"],
+    ],
+    "future minimum lease payments under non-cancelable operating leases as of december 31 , 2019 are as follows ( in millions ) :",
+    "",
+    [
+        ("what are the minimum lease payments due in 2021?", 132, "132"),
+        ("and in 2022?", 118, "118"),
+        ("what is the total of the two?", 250, "add(132, 118)"),
+        (
+            "what portion of total minimum lease payments is due thereafter?",
+            0.35147,
+            "divide(310, 882)",
+        ),
+        ("what percentage of the total is due in 2020?", 0.1644, "divide(145, 882)"),
+    ],
+)
+
+P(
+    "GEO/2022",
+    [
+        ["", "2022", "2021"],
+        ["revenue:", "", ""],
+        ["north america", "$ 3,410", "$ 3,025"],
+        ["international", "1,870", "1,644"],
+        ["total revenue", "5,280", "4,669"],
+        ["operating income:", "", ""],
+        ["north america", "512", "470"],
+        ["international", "198", "151"],
+        ["total operating income", "710", "621"],
+    ],
+    "results by geographic segment were as follows ( in millions ) :",
+    "",
+    [
+        ("what was international revenue in 2022?", 1870, "1870"),
+        ("and its operating income?", 198, "198"),
+        ("what was the operating margin?", 0.10588, "divide(198, 1870)"),
+        ("what was international operating income in 2021?", 151, "151"),
+        ("what was the percentage change?", 0.31126, "subtract(198, 151), divide(#0, 151)"),
+    ],
+)
+
+P(
+    "OILP/2017",
+    [
+        ["", "2017", "2016", "2015"],
+        ["production ( mboe per day )", "312", "298", "287"],
+        ["average realized price per boe", "$ 41.20", "$ 33.85", "$ 38.10"],
+        ["lease operating expense per boe", "$ 9.75", "$ 10.40", "$ 11.05"],
+    ],
+    "selected operating statistics :",
+    "",
+    [
+        ("what was the average realized price in 2017?", 41.2, "41.2"),
+        ("what about in 2015?", 38.1, "38.1"),
+        (
+            "what was the percentage change between those years?",
+            0.08136,
+            "subtract(41.2, 38.1), divide(#0, 38.1)",
+        ),
+        ("what was production in 2016?", 298, "298"),
+        ("how much did it grow by 2017?", 14, "subtract(312, 298)"),
+    ],
+)
+
+P(
+    "CAPEX/2016",
+    [
+        ["", "2016", "2015"],
+        ["cash provided by operating activities", "$ 1,210", "$ 1,094"],
+        ["cash used in investing activities", "( 512 )", "( 447 )"],
+        ["cash used in financing activities", "( 604 )", "( 588 )"],
+    ],
+    "capital expenditures were $ 426 million in 2016 , compared with $ 389 million in 2015 . cash flows were as follows ( in millions ) :",
+    "",
+    [
+        ("what were capital expenditures in 2016?", 426, "426"),
+        ("and in 2015?", 389, "389"),
+        ("what is the change?", 37, "subtract(426, 389)"),
+        ("and in percentage?", 0.09512, "subtract(426, 389), divide(#0, 389)"),
+        ("what was cash provided by operating activities in 2016?", 1210, "1210"),
+        ("what portion of it was spent on capital expenditures?", 0.35207, "divide(426, 1210)"),
+    ],
+)
+
+P(
+    "OBLIG/2019",
+    [
+        [
+            "contractual obligations",
+            "total",
+            "less than 1 year",
+            "1-3 years",
+            "3-5 years",
+            "more than 5 years",
+        ],
+        ["long-term debt", "$ 2,750", "$ 250", "$ 600", "$ 900", "$ 1,000"],
+        ["interest payments", "640", "110", "190", "160", "180"],
+        ["operating leases", "410", "85", "140", "95", "90"],
+        ["total", "$ 3,800", "$ 445", "$ 930", "$ 1,155", "$ 1,270"],
+    ],
+    "the following table summarizes our contractual obligations at december 31 , 2019 ( in millions ) :",
+    "",
+    [
+        ("how much long-term debt is due in less than 1 year?", 250, "250"),
+        ("what is the total long-term debt?", 2750, "2750"),
+        ("what percentage of it is due within a year?", 0.09091, "divide(250, 2750)"),
+        (
+            "what portion of total contractual obligations is from operating leases?",
+            0.10789,
+            "divide(410, 3800)",
+        ),
+    ],
+)
+
+P(
+    "OPTS/2019",
+    [
+        ["", "shares ( in thousands )", "weighted average exercise price"],
+        ["outstanding at december 31 2018", "3,420", "$ 28.15"],
+        ["granted", "610", "41.30"],
+        ["exercised", "( 745 )", "22.60"],
+        ["forfeited", "( 95 )", "33.70"],
+        ["outstanding at december 31 2019", "3,190", "$ 31.64"],
+    ],
+    "stock option activity for 2019 was as follows :",
+    "",
+    [
+        ("how many options were outstanding at the end of 2019?", 3190, "3190"),
+        ("and at the end of 2018?", 3420, "3420"),
+        ("what was the net change?", -230, "subtract(3190, 3420)"),
+        ("what was the percent change?", -0.06725, "subtract(3190, 3420), divide(#0, 3420)"),
+        ("how many options were exercised?", 745, "745"),
+        ("what was their weighted average exercise price?", 22.6, "22.6"),
+    ],
+)
+
+P(
+    "RATES/2020",
+    [
+        ["", "2020", "2019", "2018"],
+        ["discount rate", "3.1% ( 3.1 % )", "4.2% ( 4.2 % )", "3.6% ( 3.6 % )"],
+        ["expected return on plan assets", "6.5% ( 6.5 % )", "6.75% ( 6.75 % )", "7.0% ( 7.0 % )"],
+        ["rate of compensation increase", "3.0% ( 3.0 % )", "3.25% ( 3.25 % )", "3.25% ( 3.25 % )"],
+    ],
+    "the weighted-average assumptions used to determine benefit obligations were as follows :",
+    "",
+    [
+        ("what was the discount rate in 2020?", 3.1, "3.1"),
+        ("and in 2019?", 4.2, "4.2"),
+        ("what was the expected return on plan assets in 2018?", 7.0, "7.0"),
+        ("and in 2020?", 6.5, "6.5"),
+        ("what is the difference between the two?", -0.5, "subtract(6.5, 7.0)"),
+    ],
+)
+
+P(
+    "INCST/2016",
+    [
+        ["( in millions except per share data )", "2016", "2015", "2014"],
+        ["net revenues", "$ 9,402", "$ 8,875", "$ 8,310"],
+        ["cost of revenues", "5,731", "5,512", "5,240"],
+        ["gross profit", "3,671", "3,363", "3,070"],
+        ["net income", "$ 1,044", "$ 921", "$ 812"],
+        ["diluted earnings per share", "$ 2.81", "$ 2.43", "$ 2.11"],
+    ],
+    "selected financial data :",
+    "",
+    [
+        ("what was gross profit in 2016?", 3671, "3671"),
+        ("what percentage of net revenues was it?", 0.39045, "divide(3671, 9402)"),
+        ("what was net income in 2015?", 921, "921"),
+        (
+            "what was the average net income over 2014 through 2016?",
+            925.66667,
+            "add(1044, 921), add(#0, 812), divide(#1, const_3)",
+        ),
+        ("what were diluted earnings per share in 2014?", 2.11, "2.11"),
+    ],
+)
+
+P(
+    "BUYB/2013",
+    [
+        [
+            "year",
+            "shares repurchased ( millions )",
+            "average price per share",
+            "total cost ( millions )",
+        ],
+        ["2013", "4.2", "$ 52.10", "$ 218.8"],
+        ["2012", "3.6", "47.35", "170.5"],
+        ["2011", "5.0", "40.80", "204.0"],
+    ],
+    "share repurchases under our program were as follows :",
+    "",
+    [
+        ("how many shares were repurchased in 2012?", 3.6, "3.6"),
+        ("at what average price?", 47.35, "47.35"),
+        ("what was the total cost in 2013?", 218.8, "218.8"),
+        ("how much more was spent in 2013 than in 2011?", 14.8, "subtract(218.8, 204.0)"),
+        (
+            "what was the total cost over the three years?",
+            593.3,
+            "add(218.8, 170.5), add(#0, 204.0)",
+        ),
+    ],
+)
+
+P(
+    "PRSV/2019",
+    [
+        [
+            "( dollars in thousands )",
+            "year ended june 30 2019",
+            "year ended june 30 2018",
+            "increase ( decrease )",
+        ],
+        ["product revenue", "$ 84,215", "$ 76,930", "$ 7,285"],
+        ["service revenue", "31,402", "33,118", "-1,716 ( 1,716 )"],
+        ["total revenue", "$ 115,617", "$ 110,048", "$ 5,569"],
+    ],
+    "revenue by type was as follows :",
+    "",
+    [
+        ("what was service revenue in fiscal 2019?", 31402, "31402"),
+        ("what was it the prior year?", 33118, "33118"),
+        (
+            "what percentage of total revenue did service revenue represent in 2018?",
+            0.30094,
+            "divide(33118, 110048)",
+        ),
+        ("what was product revenue's growth rate?", 0.0947, "divide(7285, 76930)"),
+    ],
+)
