@@ -135,3 +135,16 @@ def test_years_counted_from_the_year_the_conversation_is_on() -> None:
 
     assert [f.period for f in earlier.figures] == ["FY2022"], earlier.text
     assert [f.period for f in later.figures] == ["FY2023"], later.text
+
+
+def test_a_word_set_inside_a_lines_name_says_another_line() -> None:
+    # "Net interest income" is a bank's line; a company holding only net income must not
+    # answer it with net income.
+    inserted = _ask("what was net interest income in FY2024?")
+    plain = _ask("what was net income in FY2024?")
+    amount = _ask("what was the net income amount in FY2024?")
+
+    assert inserted.status == "clarify" and not inserted.figures, inserted.text
+    assert "interest" in inserted.text
+    assert [f.value for f in plain.figures] == [Decimal(100)]
+    assert [f.value for f in amount.figures] == [Decimal(100)]
