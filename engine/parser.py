@@ -1342,6 +1342,16 @@ def _qualifiers(
     mean a narrower line item than the one we hold, so the engine must not answer blindly."""
     found: list[str] = []
     for start, end in spans:
+        # One word set between the label's own words says another line: "net interest
+        # income" is not "Net income". (Several words between are a phrase of the
+        # question's own, "outstanding number of rights at end of period"; a word for the
+        # amount itself, "gross cost of land", narrows nothing.)
+        inside = [i for i in range(start + 1, end) if not used[i]]
+        if len(inside) == 1:
+            word = norms[inside[0]]
+            plain = word in metric_keys or word in AMOUNT_HEADS | MEASURE_NOUNS
+            if _is_content(word) and not plain and len(word) > 1:
+                found.append(texts[inside[0]])
         for step in (-1, 1):
             i = start - 1 if step < 0 else end + 1
             # Past filler, a plain verb and the company's name: "revenue did Apple generate

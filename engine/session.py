@@ -867,9 +867,9 @@ class ConversationSession:
             return None
         ordered = [newer, older]
         periods = [self._one_period_of(figure) for _, _, figure in ordered]
-        if intent.operation == "sum" or (all(periods) and periods[0] != periods[1]
-                                         and period_sort_key(periods[0]) < period_sort_key(periods[1])):  # fmt: skip
-            ordered.reverse()
+        backwards = all(periods) and period_sort_key(periods[0]) < period_sort_key(periods[1])
+        if intent.operation == "sum" or backwards:
+            ordered.reverse()  # a sum in the order asked; a change the later period less
         kept = [Carried("entity", e, newer[0], newer[1].question) for e in newer[1].intent.entities]
         results = [_as_result(number, turn, figure) for number, turn, figure in ordered]
         bare = intent.with_(
@@ -978,9 +978,8 @@ class ConversationSession:
 
 
 def _bare_total(intent: Intent) -> bool:
-    return (
-        [normalise_word(w) for w in intent.topic] == [normalise_word("total")]
-        and not (intent.periods or intent.entities or intent.metrics or intent.loose)
+    return [normalise_word(w) for w in intent.topic] == [normalise_word("total")] and not (
+        intent.periods or intent.entities or intent.metrics or intent.loose
     )
 
 

@@ -79,6 +79,13 @@ _STEP = re.compile(
     r"(?:period|date|year|time))?\b",
     re.IGNORECASE,
 )
+# Years counted from the conversation's: "two years earlier", "a year later", "3 years
+# before". ("Ago" counts from today, not from the year the conversation is on.)
+_STEPS = re.compile(
+    r"\b(?P<n>an?|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?:fiscal\s+)?"
+    r"years?\s+(?P<d>earlier|before|prior|later|after|on)\b",
+    re.IGNORECASE,
+)
 # A year named just before: "the year and prior year" lists two; a sentence-opening "and
 # the year before?" does not.
 _LISTED = re.compile(r"\b(?:year|years|period|\d{4})\s+(?:and|or|to|through)\s*$", re.IGNORECASE)
@@ -163,6 +170,11 @@ def _step(question: str, periods: list[str]) -> tuple[int, tuple[int, int]] | No
     """A year counted from the conversation's: with no year named, or anchored on "this
     period" beside the year it names. "Revenue in 2019 and the year before" is two years, read
     below."""
+    if not periods and (counted := _STEPS.search(question)):
+        raw = counted.group("n").lower()
+        count = int(raw) if raw.isdigit() else _NUMBER_WORDS.get(raw, 1)  # "a", "an", "one"
+        later = counted.group("d").lower() in ("later", "after", "on")
+        return (count if later else -count), counted.span()
     match = _STEP.search(question)
     said_again = bool(match and _APPOSITION.match(question[match.end() :]))
     if match is None or (periods and not (match.group("anchor") or said_again)):

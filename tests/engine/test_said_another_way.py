@@ -119,9 +119,32 @@ def test_a_change_in_a_margin_is_the_margin_each_year_then_their_change() -> Non
     for answer in (change, versus):
         assert answer.status == "found", answer.text
         assert [f.value for f in answer.figures if f.kind == "computed"] == [
-            Decimal(30), Decimal(36), Decimal(6)
+            Decimal(30),
+            Decimal(36),
+            Decimal(6),
         ], answer.text
         assert "6 percentage points" in answer.text
     assert [f.value for f in relative.figures if f.kind == "computed"][-1] == Decimal(20)
     (step,) = [f for f in change.figures if f.kind == "computed" and f.value == 6]
     assert set(step.sources) == {"r23", "r24", "g23", "g24"}  # cited through both margins
+
+
+def test_years_counted_from_the_year_the_conversation_is_on() -> None:
+    earlier = _ask("net income in FY2024", "and two years earlier?")
+    later = _ask("net income in FY2022", "and a year later?")
+
+    assert [f.period for f in earlier.figures] == ["FY2022"], earlier.text
+    assert [f.period for f in later.figures] == ["FY2023"], later.text
+
+
+def test_a_word_set_inside_a_lines_name_says_another_line() -> None:
+    # "Net interest income" is a bank's line; a company holding only net income must not
+    # answer it with net income.
+    inserted = _ask("what was net interest income in FY2024?")
+    plain = _ask("what was net income in FY2024?")
+    amount = _ask("what was the net income amount in FY2024?")
+
+    assert inserted.status == "clarify" and not inserted.figures, inserted.text
+    assert "interest" in inserted.text
+    assert [f.value for f in plain.figures] == [Decimal(100)]
+    assert [f.value for f in amount.figures] == [Decimal(100)]
