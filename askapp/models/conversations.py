@@ -45,12 +45,14 @@ class Conversation(models.Model):
         help_text="The anonymous owner's opaque id (kept in their session), when owner is empty.",
     )
     title = models.CharField(max_length=200, blank=True)
+    # Indexed where set (ADR 0069): most conversations have no scope.
     scope = models.ForeignKey(
         Entity,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="conversations",
+        db_index=False,
         help_text="The entity questions that name none default to.",
     )
     last_position = models.PositiveIntegerField(
@@ -72,9 +74,23 @@ class Conversation(models.Model):
                 name="conversation_has_an_owner",
             ),
         ]
+        # Each index holds only the rows its reads can ask for (ADR 0069): a user's
+        # conversation is never in the visitors' index nor a visitor's in the owners', and
+        # one without a scope in no scope index, so a write keeps fewer pages up to date.
         indexes = [
-            models.Index(fields=["owner", "-updated"], name="conversation_owner_recent"),
-            models.Index(fields=["visitor", "-updated"], name="conversation_visitor_recent"),
+            models.Index(
+                fields=["owner", "-updated"],
+                name="conversation_owner_recent",
+                condition=Q(owner__isnull=False),
+            ),
+            models.Index(
+                fields=["visitor", "-updated"],
+                name="conversation_visitor_recent",
+                condition=Q(owner__isnull=True),
+            ),
+            models.Index(
+                fields=["scope"], name="conversation_scope", condition=Q(scope__isnull=False)
+            ),
         ]
 
     def __str__(self) -> str:
@@ -131,12 +147,14 @@ class Turn(models.Model):
     provider = models.CharField(max_length=50, blank=True)
     model = models.CharField(max_length=200, blank=True)
     latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    # Indexed where set (ADR 0069): a question answers nothing.
     answers = models.ForeignKey(
         "self",
         null=True,
         blank=True,
         on_delete=models.CASCADE,
         related_name="answer_turns",
+        db_index=False,
         help_text="For an answer: the question it answers.",
     )
     created = models.DateTimeField(auto_now_add=True)
@@ -151,6 +169,9 @@ class Turn(models.Model):
         ]
         indexes = [
             models.Index(fields=["status", "-created"], name="turn_status_recent"),
+            models.Index(
+                fields=["answers"], name="turn_answers", condition=Q(answers__isnull=False)
+            ),
         ]
 
     def __str__(self) -> str:

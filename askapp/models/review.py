@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 
 from askapp.models.conversations import Turn
 from askapp.models.knowledge import Document, Fact
@@ -103,11 +104,23 @@ class Citation(models.Model):
     )
     source_id = models.CharField(max_length=100)
     kind = models.CharField(max_length=7, choices=Kind.choices)
+    # A citation points to a fact or to a document, never both: each is indexed where set
+    # (ADR 0069), so a citation writes one of the two indexes, not both.
     fact = models.ForeignKey(
-        Fact, null=True, blank=True, on_delete=models.SET_NULL, related_name="citations"
+        Fact,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="citations",
+        db_index=False,
     )
     document = models.ForeignKey(
-        Document, null=True, blank=True, on_delete=models.SET_NULL, related_name="citations"
+        Document,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="citations",
+        db_index=False,
     )
     classification = models.CharField(
         max_length=12, blank=True, help_text="The source's classification when it was cited."
@@ -116,6 +129,12 @@ class Citation(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["turn", "source_id"], name="citation_unique_source"),
+        ]
+        indexes = [
+            models.Index(fields=["fact"], name="citation_fact", condition=Q(fact__isnull=False)),
+            models.Index(
+                fields=["document"], name="citation_document", condition=Q(document__isnull=False)
+            ),
         ]
 
     def __str__(self) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from askapp.models import Citation, Conversation
+from askapp.models import Citation, Conversation, Turn
 from askapp.owners import Owner
 from askapp.selectors.conversations import conversation_list
 from tests.factories import ConversationFactory, TurnFactory, UserFactory
@@ -50,3 +50,60 @@ def test_a_turns_citations_are_read_through_the_unique_source_index() -> None:
 def test_neither_foreign_key_keeps_an_index_of_its_own() -> None:
     assert not Conversation._meta.get_field("owner").db_index
     assert not Citation._meta.get_field("turn").db_index
+
+
+# Each index below holds only the rows its reads ask for (docs/adr/0069): a new user's
+# conversation, its question and a citation of a fact each skip one index. These tests show
+# the reads still find their index: the query's own condition implies the index's.
+
+
+@pytest.mark.django_db
+def test_a_visitors_conversations_are_read_through_the_visitors_index() -> None:
+    ConversationFactory.create_batch(3, owner=None, visitor="v-1")
+
+    plan = _plan(conversation_list(owner=Owner(visitor="v-1")))
+
+    assert "conversation_visitor_recent" in plan, plan
+
+
+@pytest.mark.django_db
+def test_the_conversations_of_a_scope_are_read_through_the_scope_index() -> None:
+    ConversationFactory()
+
+    plan = _plan(Conversation.objects.filter(scope_id=7))
+
+    assert "conversation_scope" in plan, plan
+
+
+@pytest.mark.django_db
+def test_the_answers_to_a_question_are_read_through_the_answers_index() -> None:
+    question = TurnFactory()
+
+    plan = _plan(Turn.objects.filter(answers=question))
+
+    assert "turn_answers" in plan, plan
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("field", "index"), [("fact_id", "citation_fact"),
+                                              ("document_id", "citation_document")])  # fmt: skip
+def test_the_citations_of_a_fact_or_document_are_read_through_its_index(
+    field: str, index: str
+) -> None:
+    plan = _plan(Citation.objects.filter(**{field: 7}))
+
+    assert index in plan, plan
+
+
+def test_each_partial_index_leaves_out_the_rows_without_its_key() -> None:
+    """The foreign keys keep no full index of their own; their indexes skip the empty key."""
+    fields = [(Conversation, "scope"), (Turn, "answers"), (Citation, "fact"),
+              (Citation, "document")]  # fmt: skip
+    for model, name in fields:
+        assert not model._meta.get_field(name).db_index
+    conditions = {index.name: index.condition for model in (Conversation, Turn, Citation)
+                  for index in model._meta.indexes}  # fmt: skip
+    partial = ("conversation_owner_recent", "conversation_visitor_recent", "conversation_scope",
+               "turn_answers", "citation_fact", "citation_document")  # fmt: skip
+    for name in partial:
+        assert conditions[name] is not None, name
