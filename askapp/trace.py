@@ -13,6 +13,10 @@ its `meta` event names:
     stored      the question is stored (ADR 0037: a new conversation's, before the engine)
     meta        the engine's first event is rendered, in the stream thread
     loop        the event loop has it, to send
+
+and the CPU its threads spent (`spent`, seconds of `time.thread_time()`; the event loop's
+share is not counted): `cpu_web` the web thread's (the view), `cpu_first` the stream thread's
+up to the first event, `cpu_later` the stream thread's after it.
 """
 
 from __future__ import annotations
@@ -43,6 +47,12 @@ def of(scope: dict[str, Any] | None) -> dict[str, Any] | None:
 def stamp(record: dict[str, Any] | None, name: str) -> None:
     if record is not None and name not in record:
         record[name] = time.time()
+
+
+def spent(record: dict[str, Any] | None, name: str, since: float) -> None:
+    """Add the CPU this thread spent since `since` (time.thread_time()) to `name`."""
+    if record is not None:
+        record[name] = record.get(name, 0.0) + time.thread_time() - since
 
 
 def use(record: dict[str, Any] | None) -> None:

@@ -45,6 +45,13 @@ STAGES = (
     ("loop", "first", "sent, and read by the client"),
 )
 
+# The CPU a stream's threads spent (askapp/trace.py `spent`), not counting the event loop's.
+CPU_PARTS = (
+    ("cpu_web", "the web thread (the view)"),
+    ("cpu_first", "the stream thread, to the first event"),
+    ("cpu_later", "the stream thread, after it"),
+)
+
 
 @dataclass
 class Stream:
@@ -130,6 +137,12 @@ class StreamReport:
             if spans:
                 lines.append(f"  {what:<40} {ms(percentile(spans, 50)):>10} "
                              f"{ms(percentile(spans, 99)):>10} {ms(max(spans)):>10}")  # fmt: skip
+        for key, what in CPU_PARTS:
+            spent = [t[key] for t in joined if key in t]
+            if spent:
+                mean = ms(sum(spent) / len(spent))
+                lines.append(f"  CPU: {what:<35} {ms(percentile(spent, 50)):>10} "
+                             f"{ms(percentile(spent, 99)):>10} mean {mean}")  # fmt: skip
         return lines
 
 

@@ -18,6 +18,8 @@ from django.conf import settings  # noqa: E402
 
 from project.handler import ThreadedASGIHandler  # noqa: E402
 
+FULL_COLLECTION_AFTER = 1000  # middle-generation collections (Python's default: 10)
+
 application = ThreadedASGIHandler(threads=settings.ASKAPP_WEB_THREADS)
 # How long a thread may keep the interpreter lock while another waits for it: Python's 5 ms
 # unless ASKAPP_SWITCH_INTERVAL says otherwise (docs/adr/0045 measured both).
@@ -26,3 +28,9 @@ sys.setswitchinterval(settings.ASKAPP_SWITCH_INTERVAL)
 # process: out of the collector's way, a full collection during a request walks only what
 # requests made, instead of pausing an answer's first event for tens of milliseconds.
 gc.freeze()
+# A full collection walks every object the process holds, with the interpreter lock held: with
+# a thousand answer streams open it paused every stream and request of the process for
+# 88-140 ms at a time (docs/adr/0070). Young collections stay as Python makes them (short, and
+# they free the request cycles Django makes); a full one comes after 1,000 of the middle
+# generation's instead of 10, so the few cycles that outlive both wait longer to be freed.
+gc.set_threshold(700, 10, FULL_COLLECTION_AFTER)

@@ -18,6 +18,8 @@ used), and Django's own `send_response` for the bytes:
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -29,6 +31,7 @@ from django.http import HttpResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
 from askapp import trace
+from askapp.lanes import Urgent, lanes
 
 Scope = dict[str, Any]
 
@@ -45,20 +48,29 @@ class ThreadedASGIHandler(ASGIHandler):
         if scope["type"] != "http":
             raise ValueError(f"askapp serves HTTP only, not {scope['type']!r}")
         trace.begin(scope)
+        # Until its first bytes are ready, a request goes before the answer streams' later
+        # work (askapp/lanes.py, docs/adr/0070).
+        urgent = lanes().urgent()
         try:
-            body_file = await self.read_body(receive)
-        except RequestAborted:  # the client left before its body arrived
-            return
-        loop = asyncio.get_running_loop()
-        response = await loop.run_in_executor(self._pool, self._respond, scope, body_file)
-        if response.streaming and response.is_async:
-            await self._stream(response, receive, send)
-        else:
-            await self.send_response(response, send)
+            try:
+                body_file = await self.read_body(receive)
+            except RequestAborted:  # the client left before its body arrived
+                return
+            loop = asyncio.get_running_loop()
+            response = await loop.run_in_executor(self._pool, self._respond, scope, body_file)
+            if response.streaming and response.is_async:
+                response.streaming_content = _ending_at_first(response.streaming_content, urgent)
+                await self._stream(response, receive, send)
+            else:
+                urgent.end()
+                await self.send_response(response, send)
+        finally:
+            urgent.end()
 
     def _respond(self, scope: Scope, body_file: Any) -> HttpResponseBase:
         """The whole sync request cycle, in a pool thread."""
         trace.stamp(trace.of(scope), "web")
+        began = time.thread_time()
         try:
             set_script_prefix(get_script_prefix(scope))
             signals.request_started.send(sender=self.__class__, scope=scope)
@@ -69,6 +81,7 @@ class ThreadedASGIHandler(ASGIHandler):
             return sent
         finally:
             body_file.close()
+            trace.spent(trace.of(scope), "cpu_web", began)
 
     async def _stream(self, response: HttpResponseBase, receive: Any, send: Any) -> None:
         sending = asyncio.create_task(self.send_response(response, send))
@@ -77,6 +90,16 @@ class ThreadedASGIHandler(ASGIHandler):
         for task in (sending, listening):
             task.cancel()
         await asyncio.gather(sending, listening, return_exceptions=True)
+
+
+async def _ending_at_first(content: AsyncIterator[bytes], urgent: Urgent) -> AsyncIterator[bytes]:
+    """`content`, ending `urgent` once its first piece is ready (or it ends without one)."""
+    try:
+        async for piece in content:
+            urgent.end()
+            yield piece
+    finally:
+        urgent.end()
 
 
 def _read_out(streaming: Any) -> HttpResponse:

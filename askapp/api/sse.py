@@ -24,6 +24,7 @@ import asyncio
 import functools
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -128,6 +129,7 @@ async def answer_frames_async(
     def produce() -> None:
         tracing.use(trace)
         tracing.stamp(trace, "thread")
+        began = time.thread_time()
         running = lanes()
         try:
             writeahead.store_question_first(prepared)  # committed with the others waiting
@@ -139,6 +141,8 @@ async def answer_frames_async(
                 hand_over(item)
                 if first:  # what follows the first event waits for others' first events
                     first = False
+                    tracing.spent(trace, "cpu_first", began)
+                    began = time.thread_time()
                     running.leave()
                     running.enter()
         except Exception:
@@ -148,6 +152,7 @@ async def answer_frames_async(
             running.leave()
             hand_over(_END)
             connections.close_all()  # this pool thread's own connections
+            tracing.spent(trace, "cpu_later", began)
             tracing.use(None)
             tracing.finish(trace, str(prepared.conversation.pk))
 

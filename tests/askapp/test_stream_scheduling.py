@@ -5,6 +5,7 @@ while a model thinks."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -24,6 +25,7 @@ from askapp.permissions import PUBLIC_ONLY
 from askapp.services import asking
 from askapp.services.asking import PreparedAsk, ask, ask_prepare
 from askapp.services.writeahead import GroupWriter
+from project.handler import _ending_at_first
 
 QUESTIONS = (
     "How did the company's margins move last year?",
@@ -128,7 +130,7 @@ def test_an_ask_whose_write_fails_fails_alone_in_its_group() -> None:
 
 def _waiting(lanes: Lanes, count: int) -> None:
     deadline = time.monotonic() + 5
-    while len(lanes._first) + len(lanes._later) < count:
+    while len(lanes._first) + len(lanes._resumed) + len(lanes._later) < count:
         assert time.monotonic() < deadline, "the threads never queued"
         time.sleep(0.001)
 
@@ -154,6 +156,76 @@ def test_a_stream_working_towards_its_first_event_goes_before_later_work() -> No
         thread.join(5)
 
     assert order == ["first 1", "first 2", "later 1", "later 2"]
+
+
+def _runs(
+    lanes: Lanes, name: str, order: list[str], hold: threading.Event | None = None, **kind: bool
+) -> threading.Thread:
+    """A thread that takes a slot of `lanes` (as `kind` says), notes `name`, keeps the slot
+    until `hold` is set (if given), and leaves."""
+
+    def run() -> None:
+        lanes.enter(**kind)
+        order.append(name)
+        if hold is not None:
+            hold.wait(5)
+        lanes.leave()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def _until(condition: Any) -> None:
+    deadline = time.monotonic() + 5
+    while not condition():
+        assert time.monotonic() < deadline, "it never happened"
+        time.sleep(0.001)
+
+
+def test_later_work_waits_while_a_request_is_under_way_and_other_work_does_not() -> None:
+    lanes = Lanes(2)
+    order: list[str] = []
+    request = lanes.urgent()  # a request the handler has accepted and not yet answered
+
+    later = _runs(lanes, "later", order)
+    _waiting(lanes, 1)
+    for name, kind in (("first", {"first": True}), ("resumed", {"resumed": True})):
+        _runs(lanes, name, order, **kind).join(5)
+    assert order == ["first", "resumed"]  # both went in beside the request; later did not
+
+    request.end()
+    request.end()  # ending it again changes nothing
+    later.join(5)
+    assert order == ["first", "resumed", "later"]
+    assert lanes._urgent == 0 and lanes._free == 2
+
+
+def test_later_work_that_waited_its_patience_goes_in_one_thread_at_a_time() -> None:
+    now = [0.0]
+    lanes = Lanes(3, patience=1.0, clock=lambda: now[0])
+    order: list[str] = []
+    busy = lanes.urgent()  # urgent work that never stops: later work must not starve
+    hold = threading.Event()
+
+    threads = [_runs(lanes, "later 1", order, hold)]
+    _waiting(lanes, 1)
+    threads.append(_runs(lanes, "later 2", order, hold))
+    _waiting(lanes, 2)
+    lanes.urgent().end()  # urgent work ends before anyone waited long enough
+    assert order == []
+
+    now[0] = 1.5
+    lanes.urgent().end()  # the next occasion: the oldest goes in, and only it
+    _until(lambda: order == ["later 1"])
+    lanes.urgent().end()
+    assert order == ["later 1"] and lanes._free == 2  # free slots, yet one later at a time
+    hold.set()  # later 1 leaves: later 2 has waited long enough, and no later work runs
+    for thread in threads:
+        thread.join(5)
+    assert order == ["later 1", "later 2"]
+    busy.end()
+    assert lanes._free == 3 and lanes._later_running == 0
 
 
 class _Thinking:
@@ -235,3 +307,21 @@ def test_a_stream_that_waits_for_its_turn_first_gives_its_database_connection_ba
 
     # Held by a thousand waiting streams, a PostgreSQL pool ran dry and new streams got 503.
     assert given_back == ["waiter"]
+
+
+def test_a_streamed_response_stays_urgent_until_its_first_piece_is_ready() -> None:
+    lanes = Lanes(1)
+    urgent = lanes.urgent()
+    seen: list[int] = []
+
+    async def body() -> Any:
+        seen.append(lanes._urgent)  # making the first piece: still urgent
+        yield b"meta"
+        seen.append(lanes._urgent)  # later pieces: not
+        yield b"done"
+
+    async def read() -> list[bytes]:
+        return [piece async for piece in _ending_at_first(body(), urgent)]
+
+    assert asyncio.run(read()) == [b"meta", b"done"]
+    assert seen == [1, 0] and lanes._urgent == 0
