@@ -24,6 +24,9 @@ MIDDLEWARE: list[str] = []
 INSTALLED_APPS: list[str] = []
 DATABASES: dict[str, dict[str, str]] = {}
 USE_TZ = True
+# The threaded handler marks each request urgent among answer streams' later work (ADR 0070):
+# the floor pays for that mark as askapp does, with askapp's default slot count.
+ASKAPP_STREAM_RUNNING = 2
 
 
 def floor(request: HttpRequest) -> JsonResponse:
