@@ -459,7 +459,14 @@ def _sum_words(norms: Sequence[str], used: list[bool]) -> bool:
         if (norms[i], norms[i + 1]) in _SUM_PAIRS and not any(used[i : i + 2]):
             used[i : i + 2] = [True, True]
             return True
-        if norms[i] in ("total", "sum") and not used[i] and _over_periods(norms, i + 1):
+        # "The change in that total over the year": a figure given, not a sum over years.
+        pointed = i > 0 and norms[i - 1] in ("that", "this")
+        if (
+            norms[i] in ("total", "sum")
+            and not used[i]
+            and not pointed
+            and _over_periods(norms, i + 1)
+        ):
             used[i] = True
             return True
     return False

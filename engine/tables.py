@@ -238,6 +238,8 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
     periods = [_period(label) for label in columns]
     qualifiers = _qualifiers(columns, periods)
     scales = _column_scales(columns, periods, scale)
+    for index in _years_own_columns(periods):
+        qualifiers[index] = ""
     lines = _lines(rows[body_start:])
     sections_of: dict[str, set[str]] = {}
     for label, section, _ in lines:
@@ -586,6 +588,34 @@ def _qualifiers(columns: list[str], periods: list[str | None]) -> list[str]:
                 dated = _EMPTY_BRACKETS.sub(" ", _SCALE_WORDS.sub(" ", _YEAR.sub(" ", heading)))
                 result[index] = " ".join(dated.split()).strip(" ,:-$")
     return result
+
+
+def _years_own_columns(periods: Sequence[str | None]) -> list[int]:
+    """Columns that hold a year's own figure where that year heads several columns.
+
+    Columns with no period ("change", "% change") close the comparisons printed before
+    them, so they cut the columns into groups. A group whose columns are each of another
+    year sets years side by side; one whose columns share a year sets parts of that year
+    side by side (a quarter beside the one before). A year that heads several columns
+    but only one group of years is, in that group, the year as a whole: "three months
+    ended Dec. 28, 2013 | Sept. 28, 2013 | change | Dec. 28, 2013 | Dec. 29, 2012 |
+    change" holds 2013's own figure in its fourth column. Any other table: none."""
+    groups: list[list[int]] = [[]]
+    for index, period in enumerate(periods[1:], start=1):
+        if period is None:
+            groups.append([])
+        else:
+            groups[-1].append(index)
+    if sum(1 for group in groups if group) < 2:
+        return []  # nothing cuts the columns: which ones are compared is not printed
+    yearly = [g for g in groups if len(g) > 1 and len({periods[i] for i in g}) == len(g)]
+    own = []
+    for period in {p for p in periods[1:] if p is not None}:
+        twins = [i for i, p in enumerate(periods) if p == period]
+        in_years = [i for g in yearly for i in g if periods[i] == period]
+        if len(twins) > 1 and len(in_years) == 1:
+            own.append(in_years[0])
+    return own
 
 
 def _unscaled(heading: str) -> str:
