@@ -13,6 +13,7 @@ from decimal import Decimal
 from engine.arithmetic import Operand, combine
 from engine.calc import PERCENT_UNIT, compute
 from engine.numbers import format_value
+from engine.text import words
 from engine.plan import Plan, Slot
 from engine.timeframe import period_sort_key
 from engine.types import Carried, Choice, Fact, Figure, Source, Status
@@ -238,7 +239,9 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     if doubt is not None:
         return doubt
     across = first.period == second.period  # two companies or line items: first minus second
-    operands = [second, first] if across else [first, second]
+    # "How much lower was A than B?" asks the gap below B: B less A.
+    below = across and not percent and _asks_below(plan.intent.question)
+    operands = [second, first] if across and not below else [first, second]
     result = compute("percent_change" if percent else "difference", operands)
     if result is None:
         return _cannot_combine(first, second)
@@ -246,9 +249,24 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     opening = _pair_sentence(notes, first, second)
     role = "percent change" if percent else "change"
     change = notes.computed(_change_label(first, second, percent), value, unit, operands, role)
+    if below:
+        gap = (f"{_label(first)} is lower by {change}" if value >= 0 else
+               f"{_label(first)} is not lower but higher, by {change.replace('-', '', 1)}")  # fmt: skip
+        return _done(notes, [f"{opening}: {gap}."], plan.note)
     if across:
         return _done(notes, [f"{opening}: a difference of {change}."], plan.note)
     return _done(notes, [f"{opening}: {_movement(value, change)}."], plan.note)
+
+
+_BELOW = frozenset(words("lower smaller less fewer"))
+_ABOVE = frozenset(words("higher larger greater more bigger exceed exceeded"))
+
+
+def _asks_below(question: str) -> bool:
+    """ "How much lower / less / smaller / fewer": a gap asked in the downward direction (and
+    no upward word beside it, as in "how much more or less")."""
+    said = set(words(question))
+    return "how" in said and bool(said & _BELOW) and not said & _ABOVE
 
 
 def _ratio(plan: Plan, facts: list[Fact]) -> Rendered:

@@ -123,3 +123,19 @@ def test_a_total_with_nothing_before_it_is_no_sum() -> None:
     answer = _ask("what was the total?")
 
     assert answer.status == "clarify" and not answer.figures
+
+
+def test_how_much_lower_is_the_gap_below_never_a_negative_difference() -> None:
+    asked = ENGINE.answer(
+        "How much lower was Brightmere Labs' revenue than Quillon Foods' in FY2024?"
+    )
+    followed = _ask(*TWO_COMPANIES, "how much less was Brightmere Labs'?")
+    wrong_way = ENGINE.answer(
+        "How much lower was Quillon Foods' revenue than Brightmere Labs' in FY2024?"
+    )
+
+    for answer in (asked, followed):
+        assert [f.value for f in _computed(answer)] == [Decimal(300)], answer.text
+        assert "lower by USD 300" in answer.text
+    # Said the wrong way round, the answer says so instead of a gap of minus 300.
+    assert "not lower but higher, by USD 300" in wrong_way.text
