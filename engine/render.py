@@ -13,8 +13,8 @@ from decimal import Decimal
 from engine.arithmetic import Operand, combine
 from engine.calc import PERCENT_UNIT, compute
 from engine.numbers import format_value
-from engine.text import words
 from engine.plan import Plan, Slot
+from engine.text import words
 from engine.timeframe import period_sort_key
 from engine.types import Carried, Choice, Fact, Figure, Source, Status
 
