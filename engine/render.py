@@ -250,8 +250,9 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     role = "percent change" if percent else "change"
     change = notes.computed(_change_label(first, second, percent), value, unit, operands, role)
     if below:
-        gap = (f"{_label(first)} is lower by {change}" if value >= 0 else
-               f"{_label(first)} is not lower but higher, by {change.replace('-', '', 1)}")  # fmt: skip
+        size = change.replace("-", "", 1)
+        gap = f"is lower by {size}" if value >= 0 else f"is not lower but higher, by {size}"
+        gap = f"{_label(first)} {gap}"
         return _done(notes, [f"{opening}: {gap}."], plan.note)
     if across:
         return _done(notes, [f"{opening}: a difference of {change}."], plan.note)
