@@ -19,6 +19,7 @@ its value and where it came from.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
@@ -951,3 +952,36 @@ def _formula(operation: str, operands: Sequence[Operand]) -> str:
 def _round(value: Decimal) -> Decimal:
     rounded = value.quantize(_PLACES)
     return rounded.normalize() if rounded != rounded.to_integral() else rounded.to_integral()
+
+
+# -- a result restated in another scale -------------------------------------------------------
+SCALES = {"thousand": Decimal(10**3), "million": Decimal(10**6), "billion": Decimal(10**9)}
+_ASKED_SCALE = re.compile(
+    r"\bin\s+(?:full\s+|whole\s+|plain\s+)?(thousands|millions|billions|dollars)\b", re.IGNORECASE
+)
+
+
+def asked_scale(question: str) -> str | None:
+    """The scale a question asks a figure in ("in millions": "million"; "in dollars": "",
+    units), or None when it names none."""
+    found = _ASKED_SCALE.search(question)
+    if found is None:
+        return None
+    word = found.group(1).lower()
+    return "" if word == "dollars" else word.removesuffix("s")
+
+
+def restated(figure: Figure, scale: str) -> Figure | None:
+    """The same amount written in another scale (1,199,550 thousand is 1,199.55 million), or
+    None when the figure is not an amount in a known scale (a percent, a ratio, a currency
+    the engine already writes at its own size)."""
+    if figure.unit not in SCALES or (scale and scale not in SCALES) or scale == figure.unit:
+        return None
+    value = figure.value * SCALES[figure.unit] / (SCALES[scale] if scale else 1)
+    value = _round(value)
+    formula = f"{figure.display} = {format_value(value, scale)}"
+    return Figure(
+        label=figure.role or "result", value=value, unit=scale, kind="computed",
+        sources=figure.sources, display=format_value(value, scale), role=figure.role or "result",
+        formula=formula,
+    )  # fmt: skip

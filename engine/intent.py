@@ -21,6 +21,7 @@ Operation = Literal[
     "lower",
     "trend",
     "product",
+    "restate",  # an earlier result in another scale (ADR 0072)
 ]
 
 

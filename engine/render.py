@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from engine.arithmetic import Operand, combine
+from engine.arithmetic import Operand, asked_scale, combine, restated
 from engine.calc import PERCENT_UNIT, compute
 from engine.numbers import format_value
 from engine.plan import Plan, Slot
@@ -113,6 +113,8 @@ def _grammar(plan: Plan, facts: list[Fact], results: Sequence[Carried]) -> Rende
         shown[fact.id] = notes.cite(fact)
     if intent.nested:
         return _nested(plan, facts, notes)
+    if operation == "restate":
+        return _restated(intent.question, results, notes)
     given = [
         Operand.of_figure(r.figure, f"from your question {r.from_turn}")
         for r in results
@@ -136,6 +138,22 @@ def _grammar(plan: Plan, facts: list[Fact], results: Sequence[Carried]) -> Rende
     notes.add(figure)
     sentence = f"The {figure.role} is {figure.display}: {written}."
     return _done(notes, [sentence], plan.note)
+
+
+def _restated(question: str, results: Sequence[Carried], notes: _Citations) -> Rendered:
+    """An earlier result written again in the scale the question asks ("that in millions")."""
+    scale = asked_scale(question)
+    given = [(r, r.figure) for r in results if r.figure is not None]
+    if len(given) != 1 or scale is None:
+        return Rendered("clarify", "Which figure do you mean?")
+    result, old = given[0]
+    figure = restated(old, scale)
+    if figure is None:
+        return Rendered("clarify", "Which figure do you mean?")
+    notes.add(figure)
+    sentence = (f"The {figure.role} from your question {result.from_turn}, {old.display}, "
+                f"is {figure.display}.")  # fmt: skip
+    return _done(notes, [sentence], "")
 
 
 def change_between(rendered: Rendered, operation: str, metrics: Sequence[str]) -> Rendered:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.arithmetic import ROLE_NOUNS, ROLES
+from engine.arithmetic import ROLE_NOUNS, ROLES, asked_scale, restated
 from engine.intent import Ambiguity, Intent
 from engine.parser import (
     CLOSING_MOMENT,
@@ -42,9 +42,6 @@ class Remembered:
     status: str = ""
     # The answer's figures, each with its role: the results a later question may name.
     results: tuple[Figure, ...] = ()
-
-
-_IN_SCALE = re.compile(r"\bin\s+(?:thousands|millions|billions)\b", re.IGNORECASE)
 
 
 class ConversationSession:
@@ -114,8 +111,17 @@ class ConversationSession:
             ), tuple(carried)
         if not metrics and follow and self._restated_in_scale(intent):
             # "How much would that be in millions?" right after a sum: "that" is the sum,
-            # which the engine does not restate in another scale; its operands are not it.
-            return intent.with_(entities=entities), tuple(carried)
+            # restated in the scale asked; its operands are not it. Several results, or one
+            # in no scale the engine can convert, and it is asked back.
+            last = self.turns[-1]
+            computed = [f for f in last.results if f.kind == "computed"]
+            scale = asked_scale(intent.question)
+            if len(computed) != 1 or scale is None or restated(computed[0], scale) is None:
+                return intent.with_(entities=entities), tuple(carried)
+            number = len(self.turns)
+            carried.append(_as_result(number, last, computed[0]))
+            restating = intent.with_(entities=entities, operation="restate", kind="comparison")
+            return restating, tuple(carried)
         if not metrics and follow:
             metrics = self._carry("metrics", carried, "metric")
         if metrics and not (intent.metrics or intent.referent) and not _asked_of(intent, metrics):
@@ -665,7 +671,7 @@ class ConversationSession:
         bare = not (intent.periods or intent.operation or intent.referent or intent.loose)
         last = self.turns[-1] if self.turns else None
         computed = last is not None and any(f.kind == "computed" for f in last.results)
-        scaled = _IN_SCALE.search(intent.question) is not None
+        scaled = asked_scale(intent.question) is not None
         return bare and "figure" in intent.points_back and computed and scaled
 
     def _carried_operation(
