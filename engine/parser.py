@@ -61,7 +61,8 @@ PERCENT = arithmetic.PERCENT_WORDS
 CHANGE = lexicon(
     """change changed difference differ increase increased decrease decreased increment
     decline declined rise rose fall fell drop dropped grow grew grown gain gained variance
-    movement move moved shrink shrank shrunk"""
+    movement move moved shrink shrank shrunk climb climbed jump jumped slip slipped
+    improve improved worsen worsened"""
 )
 GROWTH = lexicon("growth cagr roi")
 RATIO = lexicon("ratio proportion divided quotient multiple")
@@ -260,6 +261,7 @@ class IntentParser:
         _ampersand_initials(text, texts, norms, used, self._index)
         _moment_words(norms, used, self._index.words)
         _the_two(norms, used)
+        _said_as_a_change(norms, used)
         grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
@@ -1008,6 +1010,29 @@ def _dotted_initials(text: str, texts: Sequence[str], norms: list[str], index: _
 
 # What may follow "the two" that points at figures: a verb or a preposition, not a noun.
 _AFTER_THE_TWO = lexicon("is was were are did do does had has have")
+
+
+# "Did it go up or down?": a motion verb before "up" or "down" says a change, as "rise" does.
+_MOTION = lexicon("go goes going gone went move moves moved moving")
+# "How big was the jump?": a size asked of a change or a figure names no line item.
+_SIZE = lexicon("big large great sizable significant steep sharp")
+
+
+def _said_as_a_change(norms: list[str], used: list[bool]) -> None:
+    """Read "go up", "went down" as the change word they mean, and take the size word of
+    "how big" / "how large" (it asks how much, as "how much" does)."""
+    for i in range(1, len(norms)):
+        if used[i]:
+            continue
+        if norms[i] in ("up", "down") and norms[i - 1] in _MOTION:
+            norms[i] = _A_CHANGE
+        elif norms[i] in ("up", "down") and i > 1 and norms[i - 2 : i] == [_A_CHANGE, "or"]:
+            used[i] = True  # "go up or down": one change asked
+        elif norms[i] in _SIZE and norms[i - 1] == "how":
+            used[i] = True
+
+
+_A_CHANGE = normalise_word("change")
 
 
 def _the_two(norms: list[str], used: list[bool]) -> None:

@@ -148,3 +148,13 @@ def test_a_word_set_inside_a_lines_name_says_another_line() -> None:
     assert "interest" in inserted.text
     assert [f.value for f in plain.figures] == [Decimal(100)]
     assert [f.value for f in amount.figures] == [Decimal(100)]
+
+
+def test_a_change_said_in_everyday_verbs() -> None:
+    # Net income 80 in FY2023, 100 in FY2024: each asks that change, not a passage.
+    for asked in (
+        "did it go up or down?", "did it improve?", "how much did it climb?",
+        "how big was the jump?", "and it went down?",
+    ):  # fmt: skip
+        answer = _ask("net income in FY2023", "and in FY2024?", asked)
+        assert _computed(answer) == [Decimal(20)], f"{asked}: {answer.text}"
