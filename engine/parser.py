@@ -1383,7 +1383,10 @@ def _qualifiers(
             # from services" still asks for services revenue.
             while 0 <= i < len(norms) and (
                 (norms[i] in STOP and abs(i - start) <= 3)
-                or ((norms[i] in PLAIN_VERBS or i in named) and abs(i - start) <= 5)
+                or (
+                    (norms[i] in PLAIN_VERBS or i in named or _describes(norms, i))
+                    and abs(i - start) <= 5
+                )
             ):
                 i += step
             if 0 <= i < len(norms) and not used[i]:
@@ -1392,6 +1395,23 @@ def _qualifiers(
                 if _is_content(word) and narrows and len(word) > 1:
                     found.append(texts[i])
     return tuple(dict.fromkeys(found))
+
+
+# Words that open a phrase a verb's participle governs: "cash provided by", "debt to be
+# repaid in", "reserves due to".
+_GOVERNED = lexicon("by in from to for under at on with into through within")
+# Participles that do not end in -ed, and "due" ("due to", "due in 2019"), which is used so.
+_PARTICIPLES = lexicon("paid repaid prepaid due held sold owed set")
+
+
+def _describes(norms: Sequence[str], i: int) -> bool:
+    """A participle with the phrase it governs after it ("the cash provided by operating
+    activities", "the increase observed in net revenue"): a verb of a clause that says
+    what the line is, not a word that names a narrower line. The phrase's own noun is
+    still read ("debt secured by property" is narrowed by "property")."""
+    word = norms[i]
+    participle = word in _PARTICIPLES or (word.endswith("ed") and len(word) > 4)
+    return participle and i + 1 < len(norms) and norms[i + 1] in _GOVERNED
 
 
 EntityKey = tuple[tuple[str, ...], str, str | None]
