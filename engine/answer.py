@@ -373,7 +373,7 @@ class _Run:
         )  # fmt: skip
         rendered = render(plan, toolbox.facts, self._results())
         if self.then and rendered.status == "found":
-            rendered = change_between(rendered, self.then, plan.intent.metrics)
+            rendered = change_between(rendered, self.then)
         if rendered.status == "not_found" and rendered.missing and self._results():
             rendered = self._with_given(plan, toolbox.facts, rendered)
         if rendered.status == "not_found" and self._read(plan.intent):

@@ -13,6 +13,7 @@ from decimal import Decimal
 from engine.arithmetic import Operand, asked_scale, combine, restated
 from engine.calc import PERCENT_UNIT, compute
 from engine.numbers import format_value
+from engine.parser import HIGHER, LOWER
 from engine.plan import Plan, Slot
 from engine.text import words
 from engine.timeframe import period_sort_key
@@ -156,7 +157,7 @@ def _restated(question: str, results: Sequence[Carried], notes: _Citations) -> R
     return _done(notes, [sentence], "")
 
 
-def change_between(rendered: Rendered, operation: str, metrics: Sequence[str]) -> Rendered:
+def change_between(rendered: Rendered, operation: str) -> Rendered:
     """The second step of a change in a measure: the two results the first step computed,
     one a period, set against each other (the later less the earlier), cited through them."""
     by_source = {s.id: s.period for s in rendered.sources}
@@ -277,15 +278,11 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     return _done(notes, [f"{opening}: {_movement(value, change)}."], plan.note)
 
 
-_BELOW = frozenset(words("lower smaller less fewer"))
-_ABOVE = frozenset(words("higher larger greater more bigger exceed exceeded"))
-
-
 def _asks_below(question: str) -> bool:
     """ "How much lower / less / smaller / fewer": a gap asked in the downward direction (and
-    no upward word beside it, as in "how much more or less")."""
+    no upward word beside it, as in "how much more or less"), in the parser's own words."""
     said = set(words(question))
-    return "how" in said and bool(said & _BELOW) and not said & _ABOVE
+    return "how" in said and bool(said & LOWER) and not said & HIGHER
 
 
 def _ratio(plan: Plan, facts: list[Fact]) -> Rendered:
