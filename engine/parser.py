@@ -247,6 +247,7 @@ class IntentParser:
         text = question.strip()
         texts = TOKEN.findall(text)
         norms = _in_the_labels_moment_words(list(map(normalise_word, texts)), self._index.words)
+        norms = _all_said_as_total(norms, self._index.words)
         said = frozenset(norms)  # before words written apart are joined into a label's one
         frame = read_timeframe(text)
         used = _period_mask(text, texts, frame)
@@ -1461,6 +1462,32 @@ def _in_the_labels_moment_words(norms: list[str], held: frozenset[str]) -> list[
         elif not others and word not in STOP and moment is CLOSING_MOMENT:
             said[index] = "end"  # the lines name the closing moment in no word: a stop word
     return said
+
+
+_DETERMINED = lexicon("the our its their of")
+
+
+def _all_said_as_total(norms: list[str], held: frozenset[str]) -> list[str]:
+    """"All branches", "all of our branches": the whole a table's total line holds, said in
+    the lines' own word ("Total branches") when the lines hold "total" and none holds "all"
+    ("All other segments" is a line of its own). Not before a count or a number ("all three
+    years" lists the years) and not as an adverb at the end ("in all")."""
+    if "all" in held or "total" not in held:
+        return norms
+    said = list(norms)
+    for index, word in enumerate(norms[:-1]):
+        if word != "all":
+            continue
+        after = index + 1
+        while after < len(norms) and norms[after] in _DETERMINED:
+            after += 1
+        if after < len(norms) and _is_content(norms[after]) and not _counts(norms[after]):
+            said[index] = "total"
+    return said
+
+
+def _counts(word: str) -> bool:
+    return word.isdigit() or word in arithmetic.COUNTS
 
 
 def _metric_index(terms: Sequence[Term]) -> _Index:

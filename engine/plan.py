@@ -473,6 +473,10 @@ def _with_periods(intent: Intent, held: Held, asking: _Asking) -> Plan | Reply:
     if not intent.periods:
         if every == [""]:  # figures that belong to no period (a table's "Total" column)
             return _plan(intent, ("",), held)
+        if len(every) == 1 and list(asking.vocabulary.periods) == every and not operation:
+            # The knowledge base holds one period in all (a page whose table is of one date):
+            # there is no other to choose.
+            return _plan(intent, tuple(every), held, _all_held(1))
         return _ask_period(intent, held, asking)
     return _plan(intent, intent.periods, held)
 

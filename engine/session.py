@@ -1173,11 +1173,13 @@ def _kind(
 def _only_itself(
     asked: Intent, figure: Figure, metrics: tuple[str, ...], periods: tuple[str, ...]
 ) -> bool:
-    """Whether the other operand would be the result's own fact: the question names no
-    figure, period or constant, and the result is a fact whose line and period were taken."""
-    named = asked.metrics or asked.periods or asked.constants
+    """Whether the other operand would be the result's own fact: the result is a fact whose
+    line and period were taken, because the question names no figure, period or constant, or
+    because the line it names in part was settled as the result's own ("what share of
+    branches was that?" after one region's branches). A figure set against itself makes a
+    change of nothing or a ratio of 1, never an answer."""
     own = metrics == (figure.metric,) and periods == (figure.period,)
-    return not named and figure.kind == "fact" and own
+    return not asked.constants and figure.kind == "fact" and own
 
 
 def _share_of_a_share(asked: Intent, resolved: Intent, figure: Figure) -> bool:

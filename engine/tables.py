@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from itertools import pairwise
 
@@ -124,16 +124,22 @@ def _column_scales(columns: Sequence[str], periods: Sequence[str | None], scale:
 
 
 def read_table(
-    rows: Sequence[Sequence[str]], *, scale: str = "", caption: str = ""
+    rows: Sequence[Sequence[str]], *, scale: str = "", caption: str = "", dated: str = ""
 ) -> list[TableFact]:
     """Facts of a table. `caption` is what the sentence announcing the table names
     (`table_caption`): the subject of a roll-forward, whose closing balance it is, and the
-    series of a single column of figures by period headed only by its scale."""
+    series of a single column of figures by period headed only by its scale. `dated` is the
+    period that sentence gives the whole table (`table_date`): a table that no heading and no
+    line dates holds figures of that period."""
     blocks = _blocks(rows)
     if len(blocks) > 1:
         # Tables stacked on one page, each under its own dated heading: read each alone.
-        return _unique([fact for block in blocks for fact in _read_block(block, scale, "")])
-    return _read_block(rows, scale, caption)
+        facts = _unique([fact for block in blocks for fact in _read_block(block, scale, "")])
+    else:
+        facts = _read_block(rows, scale, caption)
+    if not dated or any(f.period for f in facts):
+        return facts  # a table that dates any figure itself dates them all
+    return [replace(f, period=dated) for f in facts]
 
 
 # The sentence that announces a table: "the minimum payments ... are as follows :", "the
@@ -173,6 +179,39 @@ def table_caption(text_before: str) -> str:
     such a sentence, the last before the table, names it: anything else is not guessed."""
     announced = table_subject(text_before)
     return _subject(announced) if announced else ""
+
+
+# A year the announcing sentence dates the table by: "as of december 31 , 2014", "closed
+# during 2003", "for the year ended june 30, 2019", "at year-end 2012". A year after "since",
+# "from", "through" or "until" bounds a span; it dates nothing.
+_DATED_BY = re.compile(
+    r"\b(?:as\s+(?:of|at)|at|during|in|for|on|ended|ending|end)\b(?:\s+(?!since|from|through|"
+    r"until|to)[\w.,-]+){0,4}?\s+((?:19|20)\d{2})\b"
+)
+_ANNOUNCING = re.compile(r"\b(?:follow(?:s|ing)|below|table|chart|schedule)\b")
+
+
+def table_date(text_before: str) -> str:
+    """The one period the sentence announcing a table dates it by ("our fleet, as of december
+    31 , 2014, was as follows :" -> "FY2014"), or "". The announcing sentence is the last
+    before the table, or the one before it when the table's own headings were printed as a
+    last sentence of their own; a sentence naming two years dates nothing."""
+    sentences = _sentences(text_before)[-2:]
+    announcing = [s for s in sentences if _ANNOUNCING.search(s)]
+    if not announcing:
+        return ""
+    sentence = announcing[-1]
+    years = {int(y) for y in _YEAR.findall(sentence)}
+    dated = {int(y) for y in _DATED_BY.findall(sentence)}
+    return f"FY{dated.pop()}" if len(years) == 1 and len(dated) == 1 else ""
+
+
+def _sentences(text: str) -> list[str]:
+    return [
+        s.strip(" .").lower()
+        for s in re.split(r"(?<=\.)\s+|\s+\.\s*", text.strip())
+        if re.search(r"\w", s)
+    ]
 
 
 def table_subject(text_before: str) -> str:

@@ -19,7 +19,7 @@ from engine.names import opening_company_names
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.store import InMemoryStore
-from engine.tables import read_table, table_caption, table_scale, table_subject
+from engine.tables import read_table, table_caption, table_date, table_scale, table_subject
 from engine.text import words
 from engine.types import PUBLIC, Fact, Passage, Term
 
@@ -57,7 +57,9 @@ def page_store(
     `before` is the text printed just before the table, whose last sentence may name it."""
     caption = table_caption(before)
     subject = table_subject(before)
-    facts = read_table(rows, scale=table_scale(rows, text), caption=caption)
+    facts = read_table(
+        rows, scale=table_scale(rows, text), caption=caption, dated=table_date(before)
+    )
     aliases: dict[str, set[str]] = defaultdict(set)
     for fact in facts:
         aliases[fact.metric].update(fact.aliases)
