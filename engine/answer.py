@@ -28,6 +28,7 @@ from engine.gate import SecurityGate
 from engine.grounding import Grounder, cites, lists_amounts, sentences, states_figure
 from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
 from engine.measures import (
+    Measure,
     cannot_expand,
     expand,
     expand_change,
@@ -264,7 +265,7 @@ class _Run:
         reading = self.engine.readings.get(known, key)
         if reading is None:
             parsed = self.engine.parser_for(linkable.vocabulary).parse(
-                self.question, scope=scope, held_by=self._held_by(vocabulary, linkable.measures)
+                self.question, scope=scope, held_by=self._held_by(vocabulary, linkable.found)
             )
             unread = unknown_companies(self.question, vocabulary, store, self.clearance)
             reading = self.engine.readings.put(
@@ -279,7 +280,7 @@ class _Run:
             return
         if self.session is not None:
             intent, self.carried = self.session.resolve(intent)
-        measure = measure_of(intent, linkable.measures)
+        measure = measure_of(intent, linkable.found)
         expanded = expand(intent, measure)
         stepped = expand_change(intent, measure) if expanded is None else None
         if stepped is not None:
@@ -326,7 +327,7 @@ class _Run:
                 yield from self._structured(plan, vocabulary)
 
     def _held_by(
-        self, vocabulary: Vocabulary, measures: frozenset[str] = frozenset()
+        self, vocabulary: Vocabulary, measures: tuple[Measure, ...] = ()
     ) -> Callable[[str], frozenset[str]] | None:
         """The metrics held for a company, as this asker may see them: what the parser links
         a scoped question's words against first (ADR 0025). None with one company."""

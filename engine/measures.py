@@ -10,6 +10,7 @@ here is a held figure, so nothing here is ever offered as one.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -50,19 +51,57 @@ MEASURES = (
             "return on equity is net income as a percentage of stockholders' equity at the "
             "year end"),
 )  # fmt: skip
-_BY_NAME = {m.name: m for m in MEASURES}
 
 
 def measures_in(vocabulary: Vocabulary) -> tuple[Measure, ...]:
-    """The measures whose two figures the vocabulary names, and that no line item of its own
-    is called (a report's "Gross margin" row is that row, not our formula)."""
-    metrics = {t.name for t in vocabulary.metrics}
+    """The measures whose two figures the vocabulary holds, each with its operands as the
+    vocabulary names them (a report's "Net revenues" is the revenue of a margin), and that no
+    line item of its own is called (a report's "Gross margin" row is that row, not our
+    formula)."""
+    metrics = [t.name for t in vocabulary.metrics]
     taken = {name.casefold() for t in vocabulary.metrics for name in (t.name, *t.aliases)}
-    return tuple(
-        m
-        for m in MEASURES
-        if set(m.operands) <= metrics and not any(n.casefold() in taken for n in m.names)
-    )
+    found = []
+    for measure in MEASURES:
+        if any(n.casefold() in taken for n in measure.names):
+            continue
+        held = tuple(_held_as(operand, metrics) for operand in measure.operands)
+        if all(held):
+            found.append(replace(measure, operands=held))  # type: ignore[arg-type]
+    return tuple(found)
+
+
+# What a report may also call an operand: revenue is often "sales".
+_ALSO_SAID = {"revenue": ("sales",)}
+# "Net revenues" is the revenue. A "Total revenue" line is not taken: a table that totals its
+# revenue holds parts of it (segments, regions), and a margin asked in a conversation about one
+# part is that part's, which the measure would not compute.
+_LEADS = ("net",)
+
+
+def _held_as(operand: str, metrics: list[str]) -> str | None:
+    """The one metric that is the operand: named so exactly, else the one whose words are the
+    operand's, in the singular, perhaps after "net" ("Net revenues", "Net sales" for revenue).
+    An operand that itself starts so ("Net income") is matched only in its own words. None
+    when no metric, or more than one, is it."""
+    if operand in metrics:
+        return operand
+    said = _singular(operand)
+    forms = {said, *(_singular(w) for w in _ALSO_SAID.get(" ".join(said), ()))}
+    loose = said[0] not in _LEADS
+    matches = []
+    for metric in metrics:
+        own = _singular(metric)
+        while loose and len(own) > 1 and own[0] in _LEADS:
+            own = own[1:]
+        if own in forms:
+            matches.append(metric)
+    return matches[0] if len(matches) == 1 else None
+
+
+def _singular(name: str) -> tuple[str, ...]:
+    words = re.findall(r"[a-z0-9]+", name.casefold())
+    return tuple(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+                 for w in words)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +111,7 @@ class Linkable:
 
     vocabulary: Vocabulary
     measures: frozenset[str]
+    found: tuple[Measure, ...] = ()  # those measures, their operands as the vocabulary names them
 
 
 _CACHE: OrderedDict[str, Linkable] = OrderedDict()
@@ -90,7 +130,7 @@ def with_measures(vocabulary: Vocabulary) -> Linkable:
         terms = tuple(Term(m.name, m.aliases) for m in found)
         version = f"{vocabulary.version}+measures" if vocabulary.version else ""
         extended = replace(vocabulary, metrics=(*vocabulary.metrics, *terms), version=version)
-        linkable = Linkable(extended, frozenset(m.name for m in found))
+        linkable = Linkable(extended, frozenset(m.name for m in found), found)
     if vocabulary.version:
         with _LOCK:
             _CACHE[vocabulary.version] = linkable
@@ -99,9 +139,9 @@ def with_measures(vocabulary: Vocabulary) -> Linkable:
     return linkable
 
 
-def held_with(held: frozenset[str], allowed: frozenset[str]) -> frozenset[str]:
+def held_with(held: frozenset[str], found: tuple[Measure, ...]) -> frozenset[str]:
     """A company's held metrics, with the allowed measures both of whose figures it holds."""
-    return held | {m for m in allowed if set(_BY_NAME[m].operands) <= held}
+    return held | {m.name for m in found if set(m.operands) <= held}
 
 
 def not_offered(intent: Intent, allowed: frozenset[str]) -> Intent:
@@ -117,9 +157,10 @@ def not_offered(intent: Intent, allowed: frozenset[str]) -> Intent:
     return intent.with_(ambiguous=tuple(kept))
 
 
-def measure_of(intent: Intent, allowed: frozenset[str]) -> Measure | None:
+def measure_of(intent: Intent, found: tuple[Measure, ...]) -> Measure | None:
     """The measure a question asks for, among those its vocabulary allows."""
-    return next((_BY_NAME[m] for m in intent.metrics if m in allowed), None)
+    by_name = {m.name: m for m in found}
+    return next((by_name[m] for m in intent.metrics if m in by_name), None)
 
 
 def expand(intent: Intent, measure: Measure | None) -> Intent | None:
