@@ -43,6 +43,7 @@ from engine.nearby import PERIOD_CHOICES, visible
 from engine.parser import (
     FigureAsked,
     IntentParser,
+    asks_beyond_the_record,
     asks_total,
     calculation_words,
     constant_operand,
@@ -97,6 +98,13 @@ MAX_CALLS_PER_STEP = 16
 UNSUPPORTED_TEXT = (
     "askapp answers questions about the figures and documents in its knowledge base; it does "
     "not forecast, predict or give investment advice."
+)
+# A calculation of several steps in one question, or a filter over figures ("the years it was
+# above 150"): not a forecast, and not to be told it is one.
+COMPOSED_TEXT = (
+    "askapp works out one calculation a question from the figures it holds, and this question "
+    "asks for more than one at once, or for a filter over them. Ask for one step at a time: "
+    "the figures first, then what to work out from them."
 )
 ONLY_ENTITY = "the only company in the knowledge base"
 NO_PASSAGE_TEXT = "The knowledge base holds no passage that answers this question."
@@ -306,7 +314,8 @@ class _Run:
         self.intent = intent
         yield self._meta()
         if intent.kind == "unsupported":
-            yield from self._finish("not_found", UNSUPPORTED_TEXT)
+            beyond = asks_beyond_the_record(intent.question)
+            yield from self._finish("not_found", UNSUPPORTED_TEXT if beyond else COMPOSED_TEXT)
         elif intent.kind == "narrative":
             pointing = "figure" in intent.points_back
             asked = figure_asked(intent.question, points_at_figure=pointing)
@@ -652,7 +661,9 @@ def _calculation_unread(intent: Intent, vocabulary: Vocabulary) -> bool:
         if len(intent.metrics) == 1
         else ()
     )
-    return unread and bool(calculation_words(intent.question, (*intent.metrics, *subject)))
+    choices = tuple(c for a in intent.ambiguous for c in a.choices)
+    labels = (*intent.metrics, *subject, *choices)
+    return unread and bool(calculation_words(intent.question, labels))
 
 
 def _states_the_figure(

@@ -91,6 +91,14 @@ UNSUPPORTED = lexicon(
     recommend recommendation buy sell invest"""
 )
 AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
+
+
+def asks_beyond_the_record(question: str) -> bool:
+    """Whether a question asks for a forecast or advice, rather than for a calculation the
+    engine does not compose (both are read as "unsupported")."""
+    return not UNSUPPORTED.isdisjoint(normalise_word(w) for w in TOKEN.findall(question))
+
+
 COUNTING = lexicon("year time period quarter")
 OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | LOWER | TREND
 # Verbs a question may wrap a figure in ("how much did it earn in net income", "what share
@@ -227,6 +235,11 @@ class IntentParser:
         self._entity_keys = _entity_index(vocabulary)
         self._index = _metric_index(vocabulary.metrics)
         self._scoped: dict[frozenset[str], _Index] = {}
+        # "debt to capital", "loan to value": the pairs a label names as one thing set to
+        # another, whose "ratio" a question may add (`_a_lines_ratio`).
+        self._pairs = _label_pairs(
+            [label for term in vocabulary.metrics for label in (term.name, *term.aliases)]
+        )
         self._keys_of_metric: dict[str, frozenset[str]] = {}
         self._labels_of_metric: dict[str, list[_Label]] = defaultdict(list)
         for label in self._index.labels:
@@ -261,6 +274,7 @@ class IntentParser:
         _dotted_initials(text, texts, norms, self._index)
         _ampersand_initials(text, texts, norms, used, self._index)
         _moment_words(norms, used, self._index.words)
+        _a_lines_ratio(norms, used, self._pairs)
         _the_two(norms, used)
         _said_as_a_change(norms, used)
         grammar = arithmetic.read(_averages_named(norms), used)
@@ -1464,11 +1478,40 @@ def _in_the_labels_moment_words(norms: list[str], held: frozenset[str]) -> list[
     return said
 
 
+def _label_pairs(labels: Sequence[str]) -> frozenset[tuple[str, str]]:
+    """The words a label sets one to another ("debt to capital", "loan to value")."""
+    pairs = set()
+    for label in labels:
+        norms = list(map(normalise_word, TOKEN.findall(label)))
+        pairs.update(
+            (a, b) for a, to, b in zip(norms, norms[1:], norms[2:], strict=False) if to == "to"
+        )
+    return frozenset(pairs)
+
+
+_RATIO_NAMES = lexicon("ratio ratios")
+
+
+def _a_lines_ratio(
+    norms: Sequence[str], used: list[bool], pairs: frozenset[tuple[str, str]]
+) -> None:
+    """ "The debt-to-capital ratio" of a line "Debt to capital at the end of the year": the
+    line is that ratio, so "ratio" names it and asks no division (nor, beside "change", a
+    calculation in two steps)."""
+    for i in range(3, len(norms)):
+        if (
+            norms[i] in _RATIO_NAMES
+            and norms[i - 2] == "to"
+            and (norms[i - 3], norms[i - 1]) in pairs
+        ):
+            used[i] = True
+
+
 _DETERMINED = lexicon("the our its their of")
 
 
 def _all_said_as_total(norms: list[str], held: frozenset[str]) -> list[str]:
-    """"All branches", "all of our branches": the whole a table's total line holds, said in
+    """ "All branches", "all of our branches": the whole a table's total line holds, said in
     the lines' own word ("Total branches") when the lines hold "total" and none holds "all"
     ("All other segments" is a line of its own). Not before a count or a number ("all three
     years" lists the years) and not as an adverb at the end ("in all")."""
@@ -1773,7 +1816,13 @@ def calculation_words(question: str, labels: Sequence[str] = ()) -> tuple[str, .
     norms = [normalise_word(t) for t in texts]
     held = {w for label in labels for w in words(label)}
     asking = RATIO | AVERAGE | PART | SUM - {"total"} | CHANGE_OR_GROWTH
-    found = [n for n in norms if n in asking and n not in held]
+    naming = [False] * len(norms)
+    _a_lines_ratio(norms, naming, _label_pairs(labels))
+    found = [
+        n
+        for n, name in zip(norms, naming, strict=True)
+        if n in asking and n not in held and not name
+    ]
     if _less_a_number(norms):
         found.append("less")
     return tuple(dict.fromkeys(found))
