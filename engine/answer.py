@@ -43,13 +43,13 @@ from engine.nearby import PERIOD_CHOICES, visible
 from engine.parser import (
     FigureAsked,
     IntentParser,
-    asks_beyond_the_record,
     asks_total,
     calculation_words,
     constant_operand,
     figure_asked,
     operation_words,
     parser_for,
+    unsupported_because,
 )
 from engine.plan import (
     Plan,
@@ -106,6 +106,15 @@ COMPOSED_TEXT = (
     "asks for more than one at once, or for a filter over them. Ask for one step at a time: "
     "the figures first, then what to work out from them."
 )
+COMPOUNDED_TEXT = (
+    "askapp does not work out compound annual growth rates. Ask for the change between two "
+    "years, or for the figure in each year."
+)
+_UNSUPPORTED_TEXTS = {
+    "forecast": UNSUPPORTED_TEXT,
+    "composed": COMPOSED_TEXT,
+    "compounded": COMPOUNDED_TEXT,
+}
 ONLY_ENTITY = "the only company in the knowledge base"
 NO_PASSAGE_TEXT = "The knowledge base holds no passage that answers this question."
 _BLOCKED_TEXT = "This question was not answered: {detail}"
@@ -314,8 +323,8 @@ class _Run:
         self.intent = intent
         yield self._meta()
         if intent.kind == "unsupported":
-            beyond = asks_beyond_the_record(intent.question)
-            yield from self._finish("not_found", UNSUPPORTED_TEXT if beyond else COMPOSED_TEXT)
+            why = unsupported_because(intent.question)
+            yield from self._finish("not_found", _UNSUPPORTED_TEXTS[why])
         elif intent.kind == "narrative":
             pointing = "figure" in intent.points_back
             asked = figure_asked(intent.question, points_at_figure=pointing)

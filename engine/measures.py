@@ -65,6 +65,13 @@ def measures_in(vocabulary: Vocabulary) -> tuple[Measure, ...]:
         if any(n.casefold() in taken for n in measure.names):
             continue
         held = tuple(_held_as(operand, metrics) for operand in measure.operands)
+        if any(held) and not all(held):
+            # One figure is a line of its own ("Operating income"): the other may be the
+            # table's total ("Total revenue"), the whole that figure is of.
+            held = tuple(
+                h or _held_as(o, metrics, leads=_TOTAL)
+                for h, o in zip(held, measure.operands, strict=True)
+            )
         if all(held):
             found.append(replace(measure, operands=held))  # type: ignore[arg-type]
     return tuple(found)
@@ -72,13 +79,15 @@ def measures_in(vocabulary: Vocabulary) -> tuple[Measure, ...]:
 
 # What a report may also call an operand: revenue is often "sales".
 _ALSO_SAID = {"revenue": ("sales",)}
-# "Net revenues" is the revenue. A "Total revenue" line is not taken: a table that totals its
-# revenue holds parts of it (segments, regions), and a margin asked in a conversation about one
-# part is that part's, which the measure would not compute.
+# "Net revenues" is the revenue. A "Total revenue" line is taken only beside a line of its own
+# for the other figure: a table that totals both holds parts of each (segments, regions), and a
+# margin asked in a conversation about one part is that part's, which the measure would not
+# compute.
 _LEADS = ("net",)
+_TOTAL = ("net", "total")
 
 
-def _held_as(operand: str, metrics: list[str]) -> str | None:
+def _held_as(operand: str, metrics: list[str], leads: tuple[str, ...] = _LEADS) -> str | None:
     """The one metric that is the operand: named so exactly, else the one whose words are the
     operand's, in the singular, perhaps after "net" ("Net revenues", "Net sales" for revenue).
     An operand that itself starts so ("Net income") is matched only in its own words. None
@@ -91,7 +100,7 @@ def _held_as(operand: str, metrics: list[str]) -> str | None:
     matches = []
     for metric in metrics:
         own = _singular(metric)
-        while loose and len(own) > 1 and own[0] in _LEADS:
+        while loose and len(own) > 1 and own[0] in leads:
             own = own[1:]
         if own in forms:
             matches.append(metric)

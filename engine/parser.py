@@ -13,7 +13,7 @@ import itertools
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import dropwhile, pairwise
 from typing import Literal, cast
@@ -93,10 +93,18 @@ UNSUPPORTED = lexicon(
 AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
 
 
-def asks_beyond_the_record(question: str) -> bool:
-    """Whether a question asks for a forecast or advice, rather than for a calculation the
-    engine does not compose (both are read as "unsupported")."""
-    return not UNSUPPORTED.isdisjoint(normalise_word(w) for w in TOKEN.findall(question))
+# A growth rate compounded over the years ("the CAGR", "annualized growth"): the engine's
+# change between two years is not it, so it is not answered as one.
+COMPOUNDED = lexicon("cagr compound compounded annualized annualised")
+
+
+def unsupported_because(question: str) -> str:
+    """Why a question read as unsupported is: "forecast" (a forecast or advice), "compounded"
+    (a compound growth rate), or "composed" (a calculation in several steps, a filter)."""
+    said = {normalise_word(w) for w in TOKEN.findall(question)}
+    if not UNSUPPORTED.isdisjoint(said):
+        return "forecast"
+    return "compounded" if not COMPOUNDED.isdisjoint(said) else "composed"
 
 
 COUNTING = lexicon("year time period quarter")
@@ -121,6 +129,7 @@ NOT_CONTENT = (
     | PLAIN_VERBS
     | lexicon("compare compares versus vs")
     | SINCE
+    | lexicon("terms")  # "in percentage terms", "in dollar terms": how, not what
     | frozenset({"$", "&", "%"})
 )
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
@@ -531,6 +540,7 @@ class IntentParser:
         # own beside a line item the question names in other words: "the net change in X"
         # asks for a change in X, not also for a line "Net change" (ADR 0025).
         named = [label for label in full if not label.keys <= OPERATION_ONLY]
+        named = _soft_word_over_another(named, positions)
         if full:
             taken = self._take_full(named or full, positions, used, norms)
             return self._also_in_part(taken, positions, used, index, norms)
@@ -1332,6 +1342,8 @@ def _kind(
     n_entities, n_metrics, n_periods = counts
     if (not seen.isdisjoint(UNSUPPORTED) and not n_periods) or _counts_periods(leftover, seen):
         return "unsupported"
+    if not seen.isdisjoint(COMPOUNDED):
+        return "unsupported"
     threshold = ("than" in seen and not seen.isdisjoint(HIGHER_OR_LOWER)) or not seen.isdisjoint(
         THRESHOLD
     )
@@ -1476,6 +1488,27 @@ def _in_the_labels_moment_words(norms: list[str], held: frozenset[str]) -> list[
         elif not others and word not in STOP and moment is CLOSING_MOMENT:
             said[index] = "end"  # the lines name the closing moment in no word: a stop word
     return said
+
+
+def _soft_word_over_another(
+    full: list[_Label], positions: Mapping[str, list[int]]
+) -> list[_Label]:
+    """ "Total service revenue" names "Service revenue", not also "Total revenue": a label
+    whose words beyond soft ones ("total", "net") are a part of another named label's, said
+    once in the question, lends that other label its soft word. The soft word stays free to
+    ask a sum. "Product and service revenue" names both lines: neither is the other's part."""
+    kept = []
+    for label in full:
+        core = label.keys - SOFT
+        if (
+            core != label.keys
+            and core
+            and all(len(positions.get(w, ())) == 1 for w in core)
+            and any(core < other.keys and other.metric != label.metric for other in full)
+        ):
+            continue
+        kept.append(label)
+    return kept
 
 
 def _label_pairs(labels: Sequence[str]) -> frozenset[tuple[str, str]]:

@@ -450,6 +450,10 @@ def _with_periods(intent: Intent, held: Held, asking: _Asking) -> Plan | Reply:
     every = sorted({p for periods in held.values() for p in periods}, key=period_sort_key)
     if not every:
         return Reply("not_found", _none_held(intent), _other_figures(intent, asking))
+    if intent.count and not intent.periods and intent.count == len(every):
+        # "Over the three years" with three held and none named before: the years held.
+        intent = intent.with_(periods=tuple(every), period_range=True)
+        return _with_periods(intent, held, asking)
     if intent.relative_last:
         periods = tuple(every[-intent.relative_last :])
         if operation in ("difference", "percent_change") and len(periods) == 1:
