@@ -42,7 +42,7 @@ STOP = lexicon(
     get got can could would should will shall let know see find look up
     like level figure ok okay
     thousand thousands million millions billion billions dollar dollars
-    concerning regarding considering throughout
+    concerning regarding considering throughout across
     again specific specifically
     """
 )
@@ -148,6 +148,7 @@ SECURITY_MEASURES = lexicon("price prices return returns stock cumulative shareh
 NAME_ENDINGS = lexicon("corporation corp company inc incorporated plc ltd limited index composite")
 CHANGE_OR_GROWTH = CHANGE | GROWTH
 HIGHER_OR_LOWER = HIGHER | LOWER
+SUPERLATIVES = lexicon("highest largest greatest biggest lowest smallest least peak")
 ABSOLUTE = lexicon("absolute point points")
 THRESHOLD = lexicon("above below exceed exceeded exceeding")
 # Words that ask for a number: an amount, a change, a percent, a ratio, a count (ADR 0040).
@@ -1186,6 +1187,9 @@ def _operation(
         not seen.isdisjoint(WHICH) or ("than" in seen and many)
     ):
         # "which was larger", and "was A greater than B?": the comparison answers both.
+        return "higher" if not seen.isdisjoint(HIGHER) else "lower"
+    if not seen.isdisjoint(SUPERLATIVES) and n_metrics == 1 and n_entities <= 1 and not periods:
+        # "What was the highest service revenue?": of the periods held, the one it peaked in.
         return "higher" if not seen.isdisjoint(HIGHER) else "lower"
     if percent:
         return "percent_change"

@@ -18,6 +18,7 @@ from engine.arithmetic import ROLE_NOUNS, ROLES, asked_scale, restated
 from engine.intent import Ambiguity, Intent
 from engine.parser import (
     CLOSING_MOMENT,
+    HIGHER_OR_LOWER,
     OPENING_MOMENT,
     SECURITY_MEASURES,
     SUM,
@@ -169,6 +170,14 @@ class ConversationSession:
             # "And total liabilities?", "cost of sales as a % of revenue": a figure named with
             # no period, right after an answer about one period, is asked in that period.
             periods = self._period_just_answered(carried)
+        if _than_the_other(intent, operation, periods, follow):
+            # "How much higher was it in 2022?" right after that figure in 2020 and in 2022:
+            # higher than the other figure on hand, not than the year before 2022.
+            trial: list[Carried] = []
+            both = self._two_periods(trial, metrics)
+            if periods[0] in both:
+                periods = both
+                carried.extend(trial)
         resolved = intent.with_(
             entities=entities,
             metrics=metrics,
@@ -734,9 +743,11 @@ class ConversationSession:
         return None
 
     def _two_on_hand(self, intent: Intent) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-        """A sum or an average asked of nothing named, when the last two answers each gave
-        one fact of another figure of one company in one period: those two figures."""
-        if intent.operation not in ("sum", "average") or intent.metrics or intent.periods:
+        """A sum, an average, a difference or a ratio asked of nothing named ("the
+        difference between them", "the ratio of the two"), when the last two answers each
+        gave one fact of another figure of one company in one period: those two figures, in
+        the order they were asked."""
+        if intent.operation not in _OF_TWO_ON_HAND or intent.metrics or intent.periods:
             return None
         if intent.referent or intent.pair or intent.points_back:
             return None
@@ -1168,6 +1179,19 @@ def _kind(
     if len(entities) > 1 or len(metrics) > 1 or len(periods) > 1:
         return "multi"
     return intent.kind if intent.kind != "comparison" else "lookup"
+
+
+_OF_TWO_ON_HAND = ("sum", "average", "difference", "ratio")
+
+
+def _than_the_other(
+    intent: Intent, operation: str | None, periods: tuple[str, ...], follow: bool
+) -> bool:
+    """A follow-up that compares one figure, named by its period only, with "higher",
+    "more", "less" ("how much more was it in 2022?"): than the other figure on hand."""
+    compares = not HIGHER_OR_LOWER.isdisjoint(words(intent.question))
+    named = intent.metrics or intent.referent or len(intent.entities) > 1
+    return compares and follow and not named and operation in _CHANGES and len(periods) == 1
 
 
 def _only_itself(

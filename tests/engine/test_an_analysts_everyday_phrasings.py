@@ -73,3 +73,47 @@ def test_a_compound_growth_rate_is_not_given_as_a_plain_change() -> None:
         assert answer.status == "not_found"
         assert answer.text == COMPOUNDED_TEXT
         assert not answer.figures
+
+
+def test_how_much_higher_after_two_years_is_against_the_other_year_on_hand() -> None:
+    *_, higher = ask(
+        page(RESULTS),
+        "what was total revenue in 2020?",
+        "and in 2022?",
+        "how much higher was it in 2022?",
+    )
+
+    assert higher.status == "found"
+    assert computed(higher) == Decimal("1500")  # against 2020, not the 2021 in between
+
+
+def test_the_difference_or_ratio_between_two_lines_on_hand() -> None:
+    *_, difference, ratio = ask(
+        page(RESULTS),
+        "what was product revenue in 2021?",
+        "and service revenue that year?",
+        "what is the difference between them?",
+        "what's the ratio between them?",
+    )
+
+    assert difference.status == "found"
+    assert computed(difference) == Decimal("2300")
+    assert ratio.status == "found"
+    assert computed(ratio).quantize(Decimal("0.01")) == Decimal("2.53")
+
+
+def test_a_superlative_of_one_line_is_its_peak_over_the_years_held() -> None:
+    (highest,) = ask(page(RESULTS), "what was the highest service revenue?")
+    (lowest,) = ask(page(RESULTS), "what was product revenue at its lowest?")
+
+    assert highest.status == "found"
+    assert "FY2022 is the highest: 1,800 [1]" in highest.text
+    assert lowest.status == "found"
+    assert "FY2020 is the lowest: 3,100 [1]" in lowest.text
+
+
+def test_across_all_years_is_a_sum_over_the_years_held() -> None:
+    (total,) = ask(page(RESULTS), "what was the total of product revenue across all three years?")
+
+    assert total.status == "found"
+    assert computed(total) == Decimal("11100")

@@ -396,13 +396,17 @@ def test_the_sum_of_both_adds_the_two_figures_asked_one_by_one(engine: Engine) -
     }  # fmt: skip
 
 
-def test_the_difference_of_two_figures_asked_one_by_one_is_asked_not_ordered(
+def test_the_difference_of_two_figures_asked_one_by_one_is_first_less_second(
     engine: Engine,
 ) -> None:
-    *_, gap = conversation(engine, REVENUE_2022, INCOME_2022, "what is the difference?")
+    # ADR 0076 supersedes ADR 0043's question back: the answer shows both figures, so the
+    # order it took them in (as asked) is plain to see.
+    revenue, income, gap = conversation(
+        engine, REVENUE_2022, INCOME_2022, "what is the difference?"
+    )
 
-    assert gap.status == "clarify"
-    assert not gap.figures
+    assert gap.status == "found"
+    assert last_computed(gap).value == fact(revenue, "FY2022") - fact(income, "FY2022")
 
 
 # -- an operand an earlier answer read from a sentence -------------------------------------
