@@ -249,28 +249,15 @@ class _Run:
             yield from self._finish("error", message, failure=failure, sent=True)
 
     def _answer(self) -> Iterator[Event]:
-        store = self.engine.store
-        known = store.vocabulary()
+        known = self.engine.store.vocabulary()
         # A name only material above the asker's clearance introduces is unknown to this
         # question: not linked, never offered as a choice, never the only company.
         vocabulary = visible_vocabulary(known, self.clearance)
         scope = self.session.scope if self.session is not None else None
         # Named measures computed from two figures ("gross margin") link too (engine/measures).
         linkable = with_measures(vocabulary)
-        # How the question reads depends on its text, the scope, the clearance and what the
-        # store holds, nothing else (never the history): kept while the store hands out the
-        # same vocabulary, which it does until the knowledge base changes.
-        key = (self.question, scope, self.clearance)
-        reading = self.engine.readings.get(known, key)
-        if reading is None:
-            parsed = self.engine.parser_for(linkable.vocabulary).parse(
-                self.question, scope=scope, held_by=self._held_by(vocabulary, linkable.measures)
-            )
-            unread = unknown_companies(self.question, vocabulary, store, self.clearance)
-            reading = self.engine.readings.put(
-                known, key, (not_offered(parsed, linkable.measures), unread)
-            )
-        intent, unknown = reading
+        intent, unknown = self._reading(scope, linkable, vocabulary)
+        intent = self._in_the_conversations_company(intent, linkable, vocabulary)
         if unknown:
             # Before the session or a scope can fill in a company: the question names one.
             self.intent = intent
@@ -324,6 +311,43 @@ class _Run:
                 if measure is not None:
                     plan = replace(plan, note=measure.says)
                 yield from self._structured(plan, vocabulary)
+
+    def _reading(self, scope: str | None, linkable: Any, vocabulary: Vocabulary) -> _Reading:
+        """The question read with this company as its scope (or none). How it reads depends
+        on its text, the scope, the clearance and what the store holds, nothing else (never
+        the history): kept while the store hands out the same vocabulary, which it does until
+        the knowledge base changes."""
+        store = self.engine.store
+        known = store.vocabulary()
+        key = (self.question, scope, self.clearance)
+        reading = self.engine.readings.get(known, key)
+        if reading is None:
+            parsed = self.engine.parser_for(linkable.vocabulary).parse(
+                self.question, scope=scope, held_by=self._held_by(vocabulary, linkable.measures)
+            )
+            unread = unknown_companies(self.question, vocabulary, store, self.clearance)
+            reading = self.engine.readings.put(
+                known, key, (not_offered(parsed, linkable.measures), unread)
+            )
+        return reading
+
+    def _in_the_conversations_company(
+        self, intent: Intent, linkable: Any, vocabulary: Vocabulary
+    ) -> Intent:
+        """A figure asked by a word of its label ("and equity?") in an unscoped conversation
+        about one company reads as a scoped question would: among that company's own line
+        items. Taken only when they settle it to one line; otherwise the question is asked
+        back as before (linking by head noun over every company's labels guesses)."""
+        if self.session is None or self.session.scope or intent.entities:
+            return intent
+        if not any(a.slot == "metric" for a in intent.ambiguous):
+            return intent
+        company = self.session.company()
+        if company is None:
+            return intent
+        narrowed = self._reading(company, linkable, vocabulary)[0]
+        settled = narrowed.metrics and not any(a.slot == "metric" for a in narrowed.ambiguous)
+        return narrowed if settled else intent
 
     def _held_by(
         self, vocabulary: Vocabulary, measures: frozenset[str] = frozenset()

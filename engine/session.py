@@ -62,6 +62,14 @@ class ConversationSession:
         results = answer.figures if answer.status == "found" else ()
         self.turns.append(Remembered(question, intent, answer.text, answer.status, results))
 
+    def company(self) -> str | None:
+        """The one company the conversation is about: its scope, else the one company the
+        latest question that named any resolved to (a slot, never answer text)."""
+        if self.scope:
+            return self.scope
+        entities = self._carry("entities", [], "entity")
+        return entities[0] if len(entities) == 1 else None
+
     def resolve(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]]:
         """Fill the slots the current question leaves open; say which and from where."""
         carried: list[Carried] = []
