@@ -1182,6 +1182,8 @@ INFIX: dict[str, Operation] = {
     normalise_word("plus"): "sum",
     normalise_word("times"): "product",
     normalise_word("over"): "ratio",
+    # "Debt to equity", "cash to total assets": one figure set to another is their ratio.
+    normalise_word("to"): "ratio",
 }
 
 
@@ -1192,7 +1194,10 @@ def _infix(
     words between them are that word and filler only (a figure's company may stand there)."""
     if len(spans) != 2:
         return None
-    between = range(spans[0][1] + 1, spans[1][0])
+    # A label may take a word the other already holds ("net income to revenue": "Net
+    # revenue" reaches back to "net"): what stands between is what follows the first to end.
+    first, second = sorted(spans, key=lambda span: span[1])
+    between = range(first[1] + 1, second[0] if second[0] > first[1] else second[1])
     operators = [norms[i] for i in between if not used[i] and norms[i] in INFIX]
     rest = [norms[i] for i in between if not used[i] and norms[i] not in INFIX]
     if len(operators) != 1 or any(word not in STOP for word in rest):

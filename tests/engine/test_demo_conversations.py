@@ -49,3 +49,27 @@ def test_a_head_word_after_two_companies_is_still_asked_back(engine: Engine) -> 
 
     assert equity.status == "clarify"
     assert not equity.figures
+
+
+# -- one figure "to" another -----------------------------------------------------------------
+def test_one_figure_to_another_is_their_ratio_without_the_word_ratio(engine: Engine) -> None:
+    (answer,) = _ask(engine, "What was Microsoft's debt to equity in FY2023?")
+
+    assert answer.status == "found"
+    assert answer.text.endswith("is 0.2036.")
+    assert "Long-term debt (non-current) in FY2023 (USD 42.0 billion" in answer.text
+
+
+def test_a_ratio_named_by_to_where_one_label_reaches_back_to_the_others_word(
+    engine: Engine,
+) -> None:
+    # "Net revenue" is a name of Revenue: its link takes "net" of "net income" too.
+    (answer,) = _ask(engine, "net income to revenue for FY2021?", scope="Apple")
+
+    assert answer.text.endswith("is 0.2588.")
+
+
+def test_to_between_two_years_is_still_a_span_not_a_ratio(engine: Engine) -> None:
+    (answer,) = _ask(engine, "How did net income change from FY2021 to FY2022?", scope="Apple")
+
+    assert answer.text.endswith("an increase of USD 5.12 billion.")
