@@ -273,6 +273,10 @@ class _Run:
             # "How did operating margin change?": the margin in each period, then the change.
             self.then = intent.operation or ""
             expanded = stepped
+        elif _calculation_against(intent):
+            # "How does that compare to FY2023?" after a margin: it in each period, then the
+            # change between them.
+            self.then = "difference"
         if expanded is None:
             self.intent = intent
             yield self._meta()
@@ -594,6 +598,12 @@ def _which_of(results: Sequence[Carried], pair: bool) -> str:
         listed = ", ".join(named[:-1]) + f" and {named[-1]}"
         return f"Which is which? The conversation holds {listed}. Name each by its figure and year."
     return f"Which earlier figure do you mean: {', '.join(named[:-1])} or {named[-1]}?"
+
+
+def _calculation_against(intent: Intent) -> bool:
+    """A ratio or share the session set against the same one in another period."""
+    shares = intent.operation in ("ratio", "percent_of") and len(set(intent.periods)) == 2
+    return shares and "against" in intent.points_back and len(intent.metrics) == 2
 
 
 def _check(vocabulary: Vocabulary) -> Callable[[str], Intent]:

@@ -1146,10 +1146,13 @@ def _operation(
     if (
         not seen.isdisjoint(COMPARING)
         and n_entities <= 1
-        and ((not n_metrics and frame.periods) or (n_metrics == 1 and len(frame.periods) == 2))
+        and (
+            (not n_metrics and (frame.periods or frame.step))
+            or (n_metrics == 1 and len(frame.periods) == 2)
+        )
     ):
-        # "How does that compare with 2023?": the figure the conversation is on, set against
-        # the named period: a change between the two.
+        # "How does that compare with 2023?", "... with the year before?": the figure the
+        # conversation is on, set against the named period: a change between the two.
         return "difference"
     if not seen.isdisjoint(COMPARING) and n_entities <= 1 and not n_metrics and not frame.periods:
         # "Compare them", "how do the two compare?": the figures on hand, set side by side.
@@ -1253,7 +1256,8 @@ def _against(
     """ "How does that compare with 2023?", "growth since 2021?", "the change from 2018?":
     the conversation's figure set against the one named period (a line named again beside
     it or not); the session adds the period the conversation is on."""
-    if len(metrics) > 1 or len(frame.periods) != 1:
+    stepped = bool(frame.step) and not frame.periods  # "the year before"
+    if len(metrics) > 1 or not (len(frame.periods) == 1 or stepped):
         return ()
     if operation == "difference" and not seen.isdisjoint(COMPARING):
         return ("against",)

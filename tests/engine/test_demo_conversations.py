@@ -73,3 +73,44 @@ def test_to_between_two_years_is_still_a_span_not_a_ratio(engine: Engine) -> Non
     (answer,) = _ask(engine, "How did net income change from FY2021 to FY2022?", scope="Apple")
 
     assert answer.text.endswith("an increase of USD 5.12 billion.")
+
+
+# -- "how does that compare" after a margin or a ratio --------------------------------------
+MARGIN_2021 = "What was Microsoft's operating margin in FY2021?"
+
+
+def test_a_margin_compared_to_another_year_is_the_margin_in_both_and_its_change(
+    engine: Engine,
+) -> None:
+    *_, compared = _ask(engine, MARGIN_2021, "how does it compare with FY2020?")
+
+    assert compared.status == "found"
+    assert "Microsoft's Operating income in FY2020 (USD 53.0 billion" in compared.text
+    assert compared.text.endswith(
+        "From FY2020 to FY2021 it went from 37.03% to 41.59%: a change of 4.56 percentage points."
+    )
+
+
+def test_a_margin_compared_to_the_year_before(engine: Engine) -> None:
+    *_, compared = _ask(engine, MARGIN_2021, "and how did that compare to the year before?")
+
+    assert compared.text.endswith("a change of 4.56 percentage points.")
+
+
+def test_a_figure_compared_to_the_year_before_is_its_change(engine: Engine) -> None:
+    *_, compared = _ask(
+        engine,
+        "What was Microsoft's revenue in FY2021?",
+        "how did that compare to the year before?",
+    )
+
+    assert compared.text == (
+        "Microsoft's Revenue went from USD 143.0 billion in FY2020 [1] to USD 168.1 billion in "
+        "FY2021 [2]: an increase of USD 25.1 billion."
+    )
+
+
+def test_a_ratio_that_barely_moved_is_not_shown_as_no_change(engine: Engine) -> None:
+    *_, compared = _ask(engine, "net income to revenue in FY2022?", "versus FY2023?", scope="Apple")
+
+    assert compared.text.endswith("went from 0.2531 to 0.2531: a change of -0.000034.")
