@@ -74,6 +74,16 @@ HIGHER = lexicon(
     exceeded maximum max top"""
 )
 LOWER = lexicon("lower lowest smaller smallest less least fewer minimum min bottom")
+# Which way a question asks a figure moved ("did it rise?", "did costs go down?"): the
+# comparison words above and the verbs of a movement.
+UPWARD = HIGHER | lexicon(
+    "increase increased rise rose risen grow grew grown climb climbed jump jumped gain gained "
+    "expand expanded up"
+)
+DOWNWARD = LOWER | lexicon(
+    "decrease decreased decline declined fall fell fallen drop dropped shrink shrank shrunk "
+    "slip slipped contract contracted down"
+)
 WHICH = lexicon("which when compare compared versus vs whether")
 TREND = lexicon(
     "trend trending evolve evolved evolution develop developed trajectory history historical"

@@ -10,6 +10,7 @@ from engine.evaluate.demo import demo_store
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession
 from engine.types import Answer
+from tests.engine.pages import ask_on_page, table_page
 
 
 @pytest.fixture(scope="module")
@@ -114,3 +115,64 @@ def test_a_ratio_that_barely_moved_is_not_shown_as_no_change(engine: Engine) -> 
     *_, compared = _ask(engine, "net income to revenue in FY2022?", "versus FY2023?", scope="Apple")
 
     assert compared.text.endswith("went from 0.2531 to 0.2531: a change of -0.000034.")
+
+
+# -- "did it increase?", in the line's own terms ---------------------------------------------
+BRINDLE = "Brindle Corp"
+STATEMENT = table_page(
+    BRINDLE,
+    [
+        ["(in millions)", "2022", "2023"],
+        ["Net sales", "4,210", "4,630"],
+        ["Cost of sales", "(2,540)", "(2,815)"],
+        ["Selling and administrative expenses", "(910)", "(870)"],
+        ["Net income (loss)", "(120)", "(80)"],
+    ],
+)
+
+
+def test_a_bracketed_cost_that_grew_did_increase(engine: Engine) -> None:
+    *_, answer = ask_on_page(
+        STATEMENT, BRINDLE, "what was cost of sales in 2022?", "and in 2023?", "did it increase?"
+    )
+
+    assert answer.text == (
+        "Yes: Brindle Corp's Cost of sales went from -2,540 million in FY2022 [1] to -2,815 "
+        "million in FY2023 [2]: shown as a negative, it grew by 275 million (the figure itself "
+        "fell by 275 million)."
+    )
+    change = [f for f in answer.figures if f.kind == "computed"][-1]
+    assert change.value == -275  # the figures' own difference: no sign flipped
+
+
+def test_a_bracketed_expense_that_shrank_did_not_go_up(engine: Engine) -> None:
+    (answer,) = ask_on_page(
+        STATEMENT, BRINDLE, "did selling and administrative expenses go up from 2022 to 2023?"
+    )
+
+    assert answer.text.startswith("No: ")
+    shrank = "shown as a negative, it shrank by 40 million (the figure itself rose by 40 million)."
+    assert answer.text.endswith(shrank)
+
+
+def test_a_loss_written_under_an_income_label_moves_as_its_figure_does(engine: Engine) -> None:
+    (answer,) = ask_on_page(STATEMENT, BRINDLE, "did net income increase from 2022 to 2023?")
+
+    assert answer.text.startswith("Yes: ")
+    assert answer.text.endswith("an increase of 40 million.")
+
+
+def test_did_it_fall_is_answered_against_the_way_asked(engine: Engine) -> None:
+    (fell,) = _ask(engine, "did Apple's capex fall from FY2021 to FY2022?")
+    (rose,) = _ask(engine, "did Apple's capex rise from FY2021 to FY2022?")
+
+    assert fell.text.startswith("Yes: Apple's Capital expenditure went from USD 11.1 billion")
+    assert rose.text.startswith("No: ")
+    assert rose.text.endswith("a decrease of USD 377.0 million.")
+
+
+def test_how_much_it_rose_is_no_yes_or_no_question(engine: Engine) -> None:
+    (answer,) = _ask(engine, "how much did Apple's R&D expense rise from FY2022 to FY2023?")
+
+    assert answer.text.startswith("Apple's Research and development expense went from")
+    assert answer.text.endswith("an increase of USD 3.66 billion.")
