@@ -313,7 +313,8 @@ class _Run:
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)
             else:
                 if measure is not None:
-                    plan = replace(plan, note=measure.says)
+                    each = bool(self.then) and measure.operation == "difference"
+                    plan = replace(plan, note=measure.says, each_period=each)
                 yield from self._structured(plan, vocabulary)
 
     def _reading(self, scope: str | None, linkable: Any, vocabulary: Vocabulary) -> _Reading:

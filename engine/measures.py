@@ -147,8 +147,8 @@ def expand_change(intent: Intent, measure: Measure | None) -> Intent | None:
     """A change in a measure between two periods ("how did operating margin change from 2022
     to 2023?", "gross margin in 2023 vs 2022") as its first step: the measure in each of the
     two periods. None for any other question, or any other number of periods."""
-    if measure is None or measure.operation != "percent_of" or not intent.structured:
-        return None  # a difference measure's per-period step is no share the render lists
+    if measure is None or not intent.structured:
+        return None
     if len(intent.metrics) != 1:
         return None
     periods = tuple(sorted(set(intent.periods), key=period_sort_key))

@@ -41,6 +41,9 @@ class Plan:
     slots: tuple[Slot, ...]
     note: str = ""  # how a period was chosen, said in the answer ("all 3 periods held")
     held: Held = field(default_factory=dict)  # what the asker may see of each series asked
+    # The operation between the two series in each period on its own: the first step of a
+    # change in a measure that is one figure less another (free cash flow, ADR 0075).
+    each_period: bool = False
 
 
 @dataclass(frozen=True, slots=True)

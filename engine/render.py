@@ -184,9 +184,10 @@ def change_between(rendered: Rendered, operation: str) -> Rendered:
     shown = figure.display
     if operation == "difference" and figure.unit == PERCENT_UNIT:
         shown = f"{shown.removesuffix('%')} percentage points"
+    moved = _movement(figure.value, shown) if operation == "difference" else ""
     sentence = (
         f"From {early} to {late} it went from {older.display} to "
-        f"{newer.display}: a {figure.role} of {shown}."
+        f"{newer.display}: {moved or f'a {figure.role} of {shown}'}."
     )
     return replace(rendered, text=f"{rendered.text} {sentence}",
                    figures=(*rendered.figures, figure))  # fmt: skip
@@ -249,6 +250,8 @@ def _lookups(plan: Plan, found: list[tuple[Slot, Fact | None]]) -> Rendered:
 
 
 def _change(plan: Plan, facts: list[Fact]) -> Rendered:
+    if plan.each_period:
+        return _difference_each_period(plan, facts)
     notes = _Citations()
     if len({(f.entity, f.metric) for f in facts}) > 1 and len({f.period for f in facts}) > 1:
         # Several figures over several periods: which pair changes is not said.
@@ -316,6 +319,25 @@ def _own_movement(value: Decimal, shown: str) -> str:
     if value > 0:
         return f"shown as a negative, it shrank by {size} (the figure itself rose by {size})"
     return "no change"
+
+
+def _difference_each_period(plan: Plan, facts: list[Fact]) -> Rendered:
+    """The plan's first series less its second, one difference a period (free cash flow in
+    each year, before the change between them)."""
+    pairs = _pairs_by_period(plan, facts)
+    if pairs is None:
+        return _cannot_combine(facts[0], facts[-1])
+    notes, sentences = _Citations(), []
+    for first, second in pairs:
+        result = compute("difference", [second, first])
+        if result is None:
+            return _cannot_combine(first, second)
+        value, unit = result
+        opening = _pair_sentence(notes, first, second)
+        label = _change_label(first, second, False)
+        shown = notes.computed(label, value, unit, [second, first], "difference")
+        sentences.append(f"{opening}: a difference of {shown}.")
+    return _done(notes, sentences, plan.note)
 
 
 def _asks_below(question: str) -> bool:

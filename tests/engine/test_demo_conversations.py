@@ -88,14 +88,15 @@ def test_a_margin_compared_to_another_year_is_the_margin_in_both_and_its_change(
     assert compared.status == "found"
     assert "Microsoft's Operating income in FY2020 (USD 53.0 billion" in compared.text
     assert compared.text.endswith(
-        "From FY2020 to FY2021 it went from 37.03% to 41.59%: a change of 4.56 percentage points."
+        "From FY2020 to FY2021 it went from 37.03% to 41.59%: an increase of 4.56 percentage "
+        "points."
     )
 
 
 def test_a_margin_compared_to_the_year_before(engine: Engine) -> None:
     *_, compared = _ask(engine, MARGIN_2021, "and how did that compare to the year before?")
 
-    assert compared.text.endswith("a change of 4.56 percentage points.")
+    assert compared.text.endswith("an increase of 4.56 percentage points.")
 
 
 def test_a_figure_compared_to_the_year_before_is_its_change(engine: Engine) -> None:
@@ -114,7 +115,7 @@ def test_a_figure_compared_to_the_year_before_is_its_change(engine: Engine) -> N
 def test_a_ratio_that_barely_moved_is_not_shown_as_no_change(engine: Engine) -> None:
     *_, compared = _ask(engine, "net income to revenue in FY2022?", "versus FY2023?", scope="Apple")
 
-    assert compared.text.endswith("went from 0.2531 to 0.2531: a change of -0.000034.")
+    assert compared.text.endswith("went from 0.2531 to 0.2531: a decrease of 0.000034.")
 
 
 # -- "did it increase?", in the line's own terms ---------------------------------------------
@@ -176,3 +177,26 @@ def test_how_much_it_rose_is_no_yes_or_no_question(engine: Engine) -> None:
 
     assert answer.text.startswith("Apple's Research and development expense went from")
     assert answer.text.endswith("an increase of USD 3.66 billion.")
+
+
+# -- a change in free cash flow: the measure in each year, then the change ------------------
+def test_a_change_in_free_cash_flow_is_worked_out_from_each_years_figures(engine: Engine) -> None:
+    (answer,) = _ask(engine, "how did free cash flow change from FY2022 to FY2023?", scope="Apple")
+
+    assert answer.status == "found"
+    first_year = "Capital expenditure in FY2022 was USD 10.7 billion [2]: a difference of USD 111.4"
+    assert first_year in answer.text
+    assert answer.text.endswith(
+        "From FY2022 to FY2023 it went from USD 111.4 billion to USD 99.6 billion: a decrease of "
+        "USD 11.9 billion."
+    )
+    assert [f for f in answer.figures if f.kind == "computed"][-1].value == -11859000000
+
+
+def test_free_cash_flow_growth_in_percent(engine: Engine) -> None:
+    (answer,) = _ask(
+        engine, "by what percent did Microsoft's free cash flow grow from FY2022 to FY2023?"
+    )
+
+    change = "it went from USD 65.1 billion to USD 59.5 billion: a percent change of -8.71%."
+    assert answer.text.endswith(change)
