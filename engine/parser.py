@@ -67,8 +67,8 @@ CHANGE = lexicon(
 GROWTH = lexicon("growth cagr roi")
 RATIO = lexicon("ratio proportion divided quotient multiple")
 AVERAGE = arithmetic.AVERAGE_WORDS
-SUM = lexicon("sum combined total altogether together aggregate add")
-SUM_FOLLOW_UP = lexicon("sum combined altogether together add")
+SUM = lexicon("sum summed combined total altogether together aggregate add cumulative cumulatively")
+SUM_FOLLOW_UP = lexicon("sum summed combined altogether together add cumulative cumulatively")
 HIGHER = lexicon(
     """higher highest larger largest greater greatest bigger biggest more most exceed
     exceeded maximum max top"""

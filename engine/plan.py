@@ -147,9 +147,11 @@ def figure_unread(
             for m in intent.metrics
         )
         choices = asking.asker.choices(targets, limit=MAX_CHOICES)
+        written = _as_written(intent.question, intent.loose)
+        unheld = f": nothing is held for “{written}”" if written else ""
         text = (
             f"The knowledge base holds {_or(intent.metrics)}, but not a figure that answers "
-            "this as asked. Which figure do you mean?"
+            f"this as asked{unheld}. Which figure do you mean?"
         )
     else:
         choices = _figures(intent, asking)
@@ -158,6 +160,13 @@ def figure_unread(
         if choices:
             text += " Which figure do you mean?"
     return Reply("clarify" if choices else "not_found", text, choices, "metric")
+
+
+def _as_written(question: str, loose: Sequence[str]) -> str:
+    """The words no line holds as the question wrote them ("SG&A", not the token "SG")."""
+    chunks = [c.strip("?!.,;:()\"'“”") for c in question.split()]
+    said = [next((c for c in chunks if c.lower().startswith(word.lower())), word) for word in loose]
+    return " ".join(dict.fromkeys(said))
 
 
 def asker_for(parse: Callable[[str], Intent], vocabulary: Vocabulary) -> Asker:

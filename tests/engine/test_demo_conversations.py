@@ -200,3 +200,27 @@ def test_free_cash_flow_growth_in_percent(engine: Engine) -> None:
 
     change = "it went from USD 65.1 billion to USD 59.5 billion: a percent change of -8.71%."
     assert answer.text.endswith(change)
+
+
+# -- sums of named figures and running totals ------------------------------------------------
+def test_a_cumulative_figure_over_a_span_is_the_sum_of_its_years(engine: Engine) -> None:
+    (answer,) = _ask(engine, "what was Microsoft's cumulative R&D spending over FY2020-FY2022?")
+
+    assert answer.text.startswith("The sum is USD 64.5 billion (Microsoft's Research and ")
+    assert [f.value for f in answer.figures if f.kind == "computed"] == [64497000000]
+
+
+def test_two_figures_summed_in_one_year(engine: Engine) -> None:
+    (answer,) = _ask(engine, "R&D and capex for FY2021 summed?", scope="Tesla")
+
+    assert answer.text.startswith("The sum is USD 9.08 billion (Tesla's Research and development")
+
+
+def test_a_sum_with_a_line_not_held_names_it_as_written_and_gives_no_figure(
+    engine: Engine,
+) -> None:
+    (answer,) = _ask(engine, "what were R&D and SG&A combined in FY2023?", scope="Apple")
+
+    assert answer.status == "clarify"
+    assert not answer.figures
+    assert "nothing is held for “SG&A”" in answer.text
