@@ -34,6 +34,7 @@ from engine.measures import (
     held_with,
     measure_of,
     not_offered,
+    of_the_line,
     with_measures,
 )
 from engine.names import unknown_companies, unknown_company_text
@@ -258,6 +259,7 @@ class _Run:
         linkable = with_measures(vocabulary)
         intent, unknown = self._reading(scope, linkable, vocabulary)
         intent = self._in_the_conversations_company(intent, linkable, vocabulary)
+        intent = self._measure_of_the_line_on_hand(intent, linkable.measures)
         if unknown:
             # Before the session or a scope can fill in a company: the question names one.
             self.intent = intent
@@ -353,6 +355,19 @@ class _Run:
         narrowed = self._reading(company, linkable, vocabulary)[0]
         settled = narrowed.metrics and not any(a.slot == "metric" for a in narrowed.ambiguous)
         return narrowed if settled else intent
+
+    def _measure_of_the_line_on_hand(self, intent: Intent, allowed: frozenset[str]) -> Intent:
+        """ "And its margin?" after a figure: a word no line holds that names, among the
+        measures, only the one whose part is that figure's line (ADR 0075)."""
+        if self.session is None or intent.kind != "narrative" or intent.metrics:
+            return intent
+        if len(intent.loose) != 1 or intent.entities:
+            return intent
+        line = self.session.line_on_hand()
+        measure = of_the_line(intent.loose[0], line, allowed) if line else None
+        if measure is None:
+            return intent
+        return intent.with_(metrics=(measure,), kind="lookup", loose=(), follow_up=True)
 
     def _held_by(
         self, vocabulary: Vocabulary, measures: frozenset[str] = frozenset()

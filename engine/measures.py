@@ -15,6 +15,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from engine.intent import Intent, Operation
+from engine.text import normalise_word, words
 from engine.timeframe import expand_range, period_sort_key
 from engine.types import Term, Vocabulary
 
@@ -115,6 +116,21 @@ def not_offered(intent: Intent, allowed: frozenset[str]) -> Intent:
         if choices:
             kept.append(replace(ambiguity, choices=choices))
     return intent.with_(ambiguous=tuple(kept))
+
+
+def of_the_line(word: str, line: str, allowed: frozenset[str]) -> str | None:
+    """ "And its margin?" right after operating income: the one allowed measure a word of
+    whose names is this word and whose part is the line the conversation is on (net income
+    is the part of a margin and of two returns: "its return" names none of them)."""
+    said = normalise_word(word)
+    found = [
+        m.name
+        for m in MEASURES
+        if m.name in allowed
+        and m.operands[0] == line
+        and any(said in words(name) for name in m.names)
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def measure_of(intent: Intent, allowed: frozenset[str]) -> Measure | None:

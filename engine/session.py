@@ -70,6 +70,11 @@ class ConversationSession:
         entities = self._carry("entities", [], "entity")
         return entities[0] if len(entities) == 1 else None
 
+    def line_on_hand(self) -> str | None:
+        """The one line item the conversation is on: the latest question's that named any."""
+        metrics = self._carry("metrics", [], "metric")
+        return metrics[0] if len(metrics) == 1 else None
+
     def resolve(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]]:
         """Fill the slots the current question leaves open; say which and from where."""
         carried: list[Carried] = []

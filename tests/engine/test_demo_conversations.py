@@ -224,3 +224,23 @@ def test_a_sum_with_a_line_not_held_names_it_as_written_and_gives_no_figure(
     assert answer.status == "clarify"
     assert not answer.figures
     assert "nothing is held for “SG&A”" in answer.text
+
+
+# -- "its margin": the measure whose part is the line on hand --------------------------------
+def test_its_margin_after_a_profit_line_is_that_lines_margin(engine: Engine) -> None:
+    *_, margin = _ask(
+        engine, "What did Microsoft report as operating income in FY2023?", "and its margin?"
+    )
+
+    assert margin.text == (
+        "The share of Microsoft's Operating income in FY2023 (USD 88.5 billion [1]) to "
+        "Microsoft's Revenue in FY2023 (USD 211.9 billion [2]) is 41.77%. (Operating margin is "
+        "operating income as a percentage of revenue.)"
+    )
+
+
+def test_its_margin_after_revenue_guesses_no_margin(engine: Engine) -> None:
+    # Revenue is the whole of every margin, the part of none: which margin is not said.
+    *_, answer = _ask(engine, "what was Apple's revenue in FY2022?", "and its margin?")
+
+    assert not [f for f in answer.figures if f.kind == "computed"]
