@@ -1029,8 +1029,8 @@ _SIZE = lexicon("big large great sizable significant steep sharp")
 
 
 def _said_as_a_change(norms: list[str], used: list[bool]) -> None:
-    """Read "go up", "went down" as the change word they mean, and take the size word of
-    "how big" / "how large" (it asks how much, as "how much" does)."""
+    """Read "go up", "went down" as the change word they mean, and the size word of "how
+    big" / "how large" as the "much" of "how much" (it asks a number, as that does)."""
     for i in range(1, len(norms)):
         if used[i]:
             continue
@@ -1039,10 +1039,11 @@ def _said_as_a_change(norms: list[str], used: list[bool]) -> None:
         elif norms[i] in ("up", "down") and i > 1 and norms[i - 2 : i] == [_A_CHANGE, "or"]:
             used[i] = True  # "go up or down": one change asked
         elif norms[i] in _SIZE and norms[i - 1] == "how":
-            used[i] = True
+            norms[i] = _MUCH  # "how large were total liabilities": how much, a figure asked
 
 
 _A_CHANGE = normalise_word("change")
+_MUCH = normalise_word("much")
 
 
 def _the_two(norms: list[str], used: list[bool]) -> None:

@@ -244,3 +244,20 @@ def test_its_margin_after_revenue_guesses_no_margin(engine: Engine) -> None:
     *_, answer = _ask(engine, "what was Apple's revenue in FY2022?", "and its margin?")
 
     assert not [f for f in answer.figures if f.kind == "computed"]
+
+
+# -- "how large", "how big": a number asked ------------------------------------------------
+def test_how_big_asks_for_the_figure(engine: Engine) -> None:
+    (answer,) = _ask(engine, "How big was Microsoft's revenue in FY2022?")
+
+    assert answer.text == "Microsoft's Revenue in FY2022 was USD 198.3 billion [1]."
+
+
+def test_how_large_with_the_figure_not_held_quotes_no_passage(engine: Engine) -> None:
+    (answer,) = _ask(engine, "How large were Microsoft's total liabilities at the end of FY2022?")
+
+    assert answer.status == "not_found"
+    assert not answer.sources
+    assert answer.text == (
+        "The knowledge base holds no figure for Microsoft's Total liabilities in FY2022."
+    )
