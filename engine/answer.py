@@ -257,8 +257,8 @@ class _Run:
         scope = self.session.scope if self.session is not None else None
         # Named measures computed from two figures ("gross margin") link too (engine/measures).
         linkable = with_measures(vocabulary)
-        intent, unknown = self._reading(scope, linkable, vocabulary)
-        intent = self._in_the_conversations_company(intent, linkable, vocabulary)
+        intent, unknown = self._reading(scope, linkable, known, vocabulary)
+        intent = self._in_the_conversations_company(intent, linkable, known, vocabulary)
         intent = self._measure_of_the_line_on_hand(intent, linkable.measures)
         if unknown:
             # Before the session or a scope can fill in a company: the question names one.
@@ -319,13 +319,14 @@ class _Run:
                     plan = replace(plan, note=measure.says, each_period=each)
                 yield from self._structured(plan, vocabulary)
 
-    def _reading(self, scope: str | None, linkable: Any, vocabulary: Vocabulary) -> _Reading:
+    def _reading(
+        self, scope: str | None, linkable: Any, known: Vocabulary, vocabulary: Vocabulary
+    ) -> _Reading:
         """The question read with this company as its scope (or none). How it reads depends
         on its text, the scope, the clearance and what the store holds, nothing else (never
         the history): kept while the store hands out the same vocabulary, which it does until
         the knowledge base changes."""
         store = self.engine.store
-        known = store.vocabulary()
         key = (self.question, scope, self.clearance)
         reading = self.engine.readings.get(known, key)
         if reading is None:
@@ -339,7 +340,7 @@ class _Run:
         return reading
 
     def _in_the_conversations_company(
-        self, intent: Intent, linkable: Any, vocabulary: Vocabulary
+        self, intent: Intent, linkable: Any, known: Vocabulary, vocabulary: Vocabulary
     ) -> Intent:
         """A figure asked by a word of its label ("and equity?") in an unscoped conversation
         about one company reads as a scoped question would: among that company's own line
@@ -352,7 +353,7 @@ class _Run:
         company = self.session.company()
         if company is None:
             return intent
-        narrowed = self._reading(company, linkable, vocabulary)[0]
+        narrowed = self._reading(company, linkable, known, vocabulary)[0]
         settled = narrowed.metrics and not any(a.slot == "metric" for a in narrowed.ambiguous)
         return narrowed if settled else intent
 

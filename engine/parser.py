@@ -546,12 +546,15 @@ class IntentParser:
         figure is not read for a second line.
         Anything less than one line, unambiguously, leaves the first link as it was."""
         metrics, ambiguous, spans = taken
-        if ambiguous or len(metrics) != 1 or set(norms).isdisjoint(TWO_FIGURES):
+        if ambiguous or len(metrics) != 1:
             return taken
         free = {w: [i for i in at if not used[i]] for w, at in positions.items()}
         free = {w: at for w, at in free.items() if at}
         content = frozenset(free) - OPERATION_ONLY - GENERIC_NOUNS
         if not content:
+            return taken
+        beside = _operator_between(spans[0], [i for w in content for i in free[w]], norms)
+        if set(norms).isdisjoint(TWO_FIGURES) and not beside:
             return taken
         candidates = {c for w in content for c in index.by_word[w]}
         trial = list(used)
@@ -1199,6 +1202,16 @@ INFIX: dict[str, Operation] = {
     # "Debt to equity", "cash to total assets": one figure set to another is their ratio.
     normalise_word("to"): "ratio",
 }
+
+
+def _operator_between(span: tuple[int, int], at: Sequence[int], norms: Sequence[str]) -> bool:
+    """Whether an operator word ("to", "over", "less", ...) stands between a line named in
+    full and the words left free ("long-term debt to total assets"): one figure set against
+    another, as a share word would say."""
+    if not at:
+        return False
+    gap = range(span[1] + 1, min(at)) if min(at) > span[1] else range(max(at) + 1, span[0])
+    return any(norms[i] in INFIX for i in gap)
 
 
 def _infix(

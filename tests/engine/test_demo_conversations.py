@@ -261,3 +261,19 @@ def test_how_large_with_the_figure_not_held_quotes_no_passage(engine: Engine) ->
     assert answer.text == (
         "The knowledge base holds no figure for Microsoft's Total liabilities in FY2022."
     )
+
+
+# -- a line named in part beside an operator word ------------------------------------------
+def test_a_line_named_in_part_across_to_from_a_line_named_in_full_is_the_second_operand(
+    engine: Engine,
+) -> None:
+    # No name of "Long-term debt (non-current)" is said in full; "to" sets it against assets.
+    (answer,) = _ask(engine, "what was Microsoft's long-term debt to total assets in FY2015?")
+
+    assert answer.text.endswith("is 0.1578.")
+
+
+def test_a_line_named_in_part_after_less(engine: Engine) -> None:
+    (answer,) = _ask(engine, "what was Microsoft's total assets less long-term debt in FY2015?")
+
+    assert answer.text.endswith("a difference of USD 148.4 billion.")

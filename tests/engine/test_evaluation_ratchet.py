@@ -30,7 +30,7 @@ RECORDED = {
     # One turn asks a figure "again" that the page's text states as 137 and the gold as 133,
     # though the gold program of the turn before it takes 137 for that year: the engine's 137
     # is scored wrong (ADR 0056).
-    "convfinqa": (477, 44),
+    "convfinqa": (478, 44),
     # The demo's off-target questions (issue 13): wrong is an answer about a company the
     # question did not name, or from another period, or any answer to an unknown company.
     "offtarget": (166, 0),
