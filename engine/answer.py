@@ -35,6 +35,7 @@ from engine.measures import (
     held_with,
     measure_of,
     not_offered,
+    of_the_line,
     with_measures,
 )
 from engine.names import unknown_companies, unknown_company_text
@@ -267,28 +268,16 @@ class _Run:
             yield from self._finish("error", message, failure=failure, sent=True)
 
     def _answer(self) -> Iterator[Event]:
-        store = self.engine.store
-        known = store.vocabulary()
+        known = self.engine.store.vocabulary()
         # A name only material above the asker's clearance introduces is unknown to this
         # question: not linked, never offered as a choice, never the only company.
         vocabulary = visible_vocabulary(known, self.clearance)
         scope = self.session.scope if self.session is not None else None
         # Named measures computed from two figures ("gross margin") link too (engine/measures).
         linkable = with_measures(vocabulary)
-        # How the question reads depends on its text, the scope, the clearance and what the
-        # store holds, nothing else (never the history): kept while the store hands out the
-        # same vocabulary, which it does until the knowledge base changes.
-        key = (self.question, scope, self.clearance)
-        reading = self.engine.readings.get(known, key)
-        if reading is None:
-            parsed = self.engine.parser_for(linkable.vocabulary).parse(
-                self.question, scope=scope, held_by=self._held_by(vocabulary, linkable.found)
-            )
-            unread = unknown_companies(self.question, vocabulary, store, self.clearance)
-            reading = self.engine.readings.put(
-                known, key, (not_offered(parsed, linkable.measures), unread)
-            )
-        intent, unknown = reading
+        intent, unknown = self._reading(scope, linkable, known, vocabulary)
+        intent = self._in_the_conversations_company(intent, linkable, known, vocabulary)
+        intent = self._measure_of_the_line_on_hand(intent, linkable.found)
         if unknown:
             # Before the session or a scope can fill in a company: the question names one.
             self.intent = intent
@@ -304,6 +293,10 @@ class _Run:
             # "How did operating margin change?": the margin in each period, then the change.
             self.then = intent.operation or ""
             expanded = stepped
+        elif _calculation_against(intent):
+            # "How does that compare to FY2023?" after a margin: it in each period, then the
+            # change between them.
+            self.then = "difference"
         if expanded is None:
             self.intent = intent
             yield self._meta()
@@ -341,8 +334,60 @@ class _Run:
                 yield from self._finish(plan.status, plan.text, choices=plan.choices)
             else:
                 if measure is not None:
-                    plan = replace(plan, note=measure.says)
+                    each = bool(self.then) and measure.operation == "difference"
+                    plan = replace(plan, note=measure.says, each_period=each)
                 yield from self._structured(plan, vocabulary)
+
+    def _reading(
+        self, scope: str | None, linkable: Any, known: Vocabulary, vocabulary: Vocabulary
+    ) -> _Reading:
+        """The question read with this company as its scope (or none). How it reads depends
+        on its text, the scope, the clearance and what the store holds, nothing else (never
+        the history): kept while the store hands out the same vocabulary, which it does until
+        the knowledge base changes."""
+        store = self.engine.store
+        key = (self.question, scope, self.clearance)
+        reading = self.engine.readings.get(known, key)
+        if reading is None:
+            parsed = self.engine.parser_for(linkable.vocabulary).parse(
+                self.question, scope=scope, held_by=self._held_by(vocabulary, linkable.found)
+            )
+            unread = unknown_companies(self.question, vocabulary, store, self.clearance)
+            reading = self.engine.readings.put(
+                known, key, (not_offered(parsed, linkable.measures), unread)
+            )
+        return reading
+
+    def _in_the_conversations_company(
+        self, intent: Intent, linkable: Any, known: Vocabulary, vocabulary: Vocabulary
+    ) -> Intent:
+        """A figure asked by a word of its label ("and equity?") in an unscoped conversation
+        about one company reads as a scoped question would: among that company's own line
+        items. Taken only when they settle it to one line; otherwise the question is asked
+        back as before (linking by head noun over every company's labels guesses)."""
+        if self.session is None or self.session.scope or intent.entities:
+            return intent
+        if not any(a.slot == "metric" for a in intent.ambiguous):
+            return intent
+        company = self.session.company()
+        if company is None:
+            return intent
+        narrowed = self._reading(company, linkable, known, vocabulary)[0]
+        settled = narrowed.metrics and not any(a.slot == "metric" for a in narrowed.ambiguous)
+        return narrowed if settled else intent
+
+    def _measure_of_the_line_on_hand(self, intent: Intent, allowed: tuple[Measure, ...]) -> Intent:
+        """ "And its margin?" after a figure: a word no line holds that names, among the
+        measures, only the one whose part is that figure's line (ADR 0075)."""
+        if self.session is None or intent.kind != "narrative" or intent.metrics:
+            return intent
+        if len(intent.loose) != 1 or intent.entities:
+            return intent
+        line = self.session.line_on_hand()
+        measure = of_the_line(intent.loose[0], line, allowed) if line else None
+        if measure is None:
+            return intent
+        return intent.with_(metrics=(measure,), kind="lookup", loose=(), follow_up=True)
 
     def _held_by(
         self, vocabulary: Vocabulary, measures: tuple[Measure, ...] = ()
@@ -589,6 +634,12 @@ def _which_of(results: Sequence[Carried], pair: bool) -> str:
         listed = ", ".join(named[:-1]) + f" and {named[-1]}"
         return f"Which is which? The conversation holds {listed}. Name each by its figure and year."
     return f"Which earlier figure do you mean: {', '.join(named[:-1])} or {named[-1]}?"
+
+
+def _calculation_against(intent: Intent) -> bool:
+    """A ratio or share the session set against the same one in another period."""
+    shares = intent.operation in ("ratio", "percent_of") and len(set(intent.periods)) == 2
+    return shares and "against" in intent.points_back and len(intent.metrics) == 2
 
 
 def _check(vocabulary: Vocabulary) -> Callable[[str], Intent]:

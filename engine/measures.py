@@ -16,6 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from engine.intent import Intent, Operation
+from engine.text import normalise_word, words
 from engine.timeframe import expand_range, period_sort_key
 from engine.types import Term, Vocabulary
 
@@ -166,6 +167,19 @@ def not_offered(intent: Intent, allowed: frozenset[str]) -> Intent:
     return intent.with_(ambiguous=tuple(kept))
 
 
+def of_the_line(word: str, line: str, found: tuple[Measure, ...]) -> str | None:
+    """ "And its margin?" right after operating income: the one allowed measure a word of
+    whose names is this word and whose part is the line the conversation is on (net income
+    is the part of a margin and of two returns: "its return" names none of them)."""
+    said = normalise_word(word)
+    named = [
+        m.name
+        for m in found
+        if m.operands[0] == line and any(said in words(name) for name in m.names)
+    ]
+    return named[0] if len(named) == 1 else None
+
+
 def measure_of(intent: Intent, found: tuple[Measure, ...]) -> Measure | None:
     """The measure a question asks for, among those its vocabulary allows."""
     by_name = {m.name: m for m in found}
@@ -197,8 +211,8 @@ def expand_change(intent: Intent, measure: Measure | None) -> Intent | None:
     """A change in a measure between two periods ("how did operating margin change from 2022
     to 2023?", "gross margin in 2023 vs 2022") as its first step: the measure in each of the
     two periods. None for any other question, or any other number of periods."""
-    if measure is None or measure.operation != "percent_of" or not intent.structured:
-        return None  # a difference measure's per-period step is no share the render lists
+    if measure is None or not intent.structured:
+        return None
     if len(intent.metrics) != 1:
         return None
     periods = tuple(sorted(set(intent.periods), key=period_sort_key))

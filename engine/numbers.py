@@ -11,12 +11,17 @@ _SCALES = (
     (Decimal(10) ** 9, "billion"),
     (Decimal(10) ** 6, "million"),
 )
+_RATIO_SHOWN = Decimal("0.00005")
 
 
 def format_value(value: Decimal, unit: str) -> str:
     if unit == PERCENT_UNIT:
         return f"{_fixed(value, 2)}%"
     if unit == RATIO_UNIT:
+        if value and abs(value) < _RATIO_SHOWN:
+            # A ratio (or a change in one) too small to show in four places is shown in two
+            # significant digits: "0" would say there was none.
+            return _fixed(value, 1 - value.adjusted())
         return _fixed(value, 4 if abs(value) < 1 else 2)
     if "/" in unit:  # USD/share: a per-unit amount
         currency, _, per = unit.partition("/")

@@ -67,13 +67,23 @@ CHANGE = lexicon(
 GROWTH = lexicon("growth cagr roi")
 RATIO = lexicon("ratio proportion divided quotient multiple")
 AVERAGE = arithmetic.AVERAGE_WORDS
-SUM = lexicon("sum combined total altogether together aggregate add")
-SUM_FOLLOW_UP = lexicon("sum combined altogether together add")
+SUM = lexicon("sum summed combined total altogether together aggregate add cumulative cumulatively")
+SUM_FOLLOW_UP = lexicon("sum summed combined altogether together add cumulative cumulatively")
 HIGHER = lexicon(
     """higher highest larger largest greater greatest bigger biggest more most exceed
     exceeded maximum max top"""
 )
 LOWER = lexicon("lower lowest smaller smallest less least fewer minimum min bottom")
+# Which way a question asks a figure moved ("did it rise?", "did costs go down?"): the
+# comparison words above and the verbs of a movement.
+UPWARD = HIGHER | lexicon(
+    "increase increased rise rose risen grow grew grown climb climbed jump jumped gain gained "
+    "expand expanded up"
+)
+DOWNWARD = LOWER | lexicon(
+    "decrease decreased decline declined fall fell fallen drop dropped shrink shrank shrunk "
+    "slip slipped contract contracted down"
+)
 WHICH = lexicon("which when compare compared versus vs whether")
 TREND = lexicon(
     "trend trending evolve evolved evolution develop developed trajectory history historical"
@@ -562,12 +572,15 @@ class IntentParser:
         figure is not read for a second line.
         Anything less than one line, unambiguously, leaves the first link as it was."""
         metrics, ambiguous, spans = taken
-        if ambiguous or len(metrics) != 1 or set(norms).isdisjoint(TWO_FIGURES):
+        if ambiguous or len(metrics) != 1:
             return taken
         free = {w: [i for i in at if not used[i]] for w, at in positions.items()}
         free = {w: at for w, at in free.items() if at}
         content = frozenset(free) - OPERATION_ONLY - GENERIC_NOUNS
         if not content:
+            return taken
+        beside = _operator_between(spans[0], [i for w in content for i in free[w]], norms)
+        if set(norms).isdisjoint(TWO_FIGURES) and not beside:
             return taken
         candidates = {c for w in content for c in index.by_word[w]}
         trial = list(used)
@@ -1045,8 +1058,8 @@ _SIZE = lexicon("big large great sizable significant steep sharp")
 
 
 def _said_as_a_change(norms: list[str], used: list[bool]) -> None:
-    """Read "go up", "went down" as the change word they mean, and take the size word of
-    "how big" / "how large" (it asks how much, as "how much" does)."""
+    """Read "go up", "went down" as the change word they mean, and the size word of "how
+    big" / "how large" as the "much" of "how much" (it asks a number, as that does)."""
     for i in range(1, len(norms)):
         if used[i]:
             continue
@@ -1055,10 +1068,11 @@ def _said_as_a_change(norms: list[str], used: list[bool]) -> None:
         elif norms[i] in ("up", "down") and i > 1 and norms[i - 2 : i] == [_A_CHANGE, "or"]:
             used[i] = True  # "go up or down": one change asked
         elif norms[i] in _SIZE and norms[i - 1] == "how":
-            used[i] = True
+            norms[i] = _MUCH  # "how large were total liabilities": how much, a figure asked
 
 
 _A_CHANGE = normalise_word("change")
+_MUCH = normalise_word("much")
 
 
 def _the_two(norms: list[str], used: list[bool]) -> None:
@@ -1172,10 +1186,13 @@ def _operation(
     if (
         not seen.isdisjoint(COMPARING)
         and n_entities <= 1
-        and ((not n_metrics and frame.periods) or (n_metrics == 1 and len(frame.periods) == 2))
+        and (
+            (not n_metrics and (frame.periods or frame.step))
+            or (n_metrics == 1 and len(frame.periods) == 2)
+        )
     ):
-        # "How does that compare with 2023?": the figure the conversation is on, set against
-        # the named period: a change between the two.
+        # "How does that compare with 2023?", "... with the year before?": the figure the
+        # conversation is on, set against the named period: a change between the two.
         return "difference"
     if not seen.isdisjoint(COMPARING) and n_entities <= 1 and not n_metrics and not frame.periods:
         # "Compare them", "how do the two compare?": the figures on hand, set side by side.
@@ -1211,7 +1228,19 @@ INFIX: dict[str, Operation] = {
     normalise_word("plus"): "sum",
     normalise_word("times"): "product",
     normalise_word("over"): "ratio",
+    # "Debt to equity", "cash to total assets": one figure set to another is their ratio.
+    normalise_word("to"): "ratio",
 }
+
+
+def _operator_between(span: tuple[int, int], at: Sequence[int], norms: Sequence[str]) -> bool:
+    """Whether an operator word ("to", "over", "less", ...) stands between a line named in
+    full and the words left free ("long-term debt to total assets"): one figure set against
+    another, as a share word would say."""
+    if not at:
+        return False
+    gap = range(span[1] + 1, min(at)) if min(at) > span[1] else range(max(at) + 1, span[0])
+    return any(norms[i] in INFIX for i in gap)
 
 
 def _infix(
@@ -1221,7 +1250,10 @@ def _infix(
     words between them are that word and filler only (a figure's company may stand there)."""
     if len(spans) != 2:
         return None
-    between = range(spans[0][1] + 1, spans[1][0])
+    # A label may take a word the other already holds ("net income to revenue": "Net
+    # revenue" reaches back to "net"): what stands between is what follows the first to end.
+    first, second = sorted(spans, key=lambda span: span[1])
+    between = range(first[1] + 1, second[0] if second[0] > first[1] else second[1])
     operators = [norms[i] for i in between if not used[i] and norms[i] in INFIX]
     rest = [norms[i] for i in between if not used[i] and norms[i] not in INFIX]
     if len(operators) != 1 or any(word not in STOP for word in rest):
@@ -1277,7 +1309,8 @@ def _against(
     """ "How does that compare with 2023?", "growth since 2021?", "the change from 2018?":
     the conversation's figure set against the one named period (a line named again beside
     it or not); the session adds the period the conversation is on."""
-    if len(metrics) > 1 or len(frame.periods) != 1:
+    stepped = bool(frame.step) and not frame.periods  # "the year before"
+    if len(metrics) > 1 or not (len(frame.periods) == 1 or stepped):
         return ()
     if operation == "difference" and not seen.isdisjoint(COMPARING):
         return ("against",)
@@ -1494,9 +1527,7 @@ def _in_the_labels_moment_words(norms: list[str], held: frozenset[str]) -> list[
     return said
 
 
-def _soft_word_over_another(
-    full: list[_Label], positions: Mapping[str, list[int]]
-) -> list[_Label]:
+def _soft_word_over_another(full: list[_Label], positions: Mapping[str, list[int]]) -> list[_Label]:
     """ "Total service revenue" names "Service revenue", not also "Total revenue": a label
     whose words beyond soft ones ("total", "net") are a part of another named label's, said
     once in the question, lends that other label its soft word. The soft word stays free to

@@ -41,6 +41,9 @@ class Plan:
     slots: tuple[Slot, ...]
     note: str = ""  # how a period was chosen, said in the answer ("all 3 periods held")
     held: Held = field(default_factory=dict)  # what the asker may see of each series asked
+    # The operation between the two series in each period on its own: the first step of a
+    # change in a measure that is one figure less another (free cash flow, ADR 0075).
+    each_period: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,9 +147,11 @@ def figure_unread(
             for m in intent.metrics
         )
         choices = asking.asker.choices(targets, limit=MAX_CHOICES)
+        written = _as_written(intent.question, intent.loose)
+        unheld = f": nothing is held for “{written}”" if written else ""
         text = (
             f"The knowledge base holds {_or(intent.metrics)}, but not a figure that answers "
-            "this as asked. Which figure do you mean?"
+            f"this as asked{unheld}. Which figure do you mean?"
         )
     else:
         choices = _figures(intent, asking)
@@ -155,6 +160,13 @@ def figure_unread(
         if choices:
             text += " Which figure do you mean?"
     return Reply("clarify" if choices else "not_found", text, choices, "metric")
+
+
+def _as_written(question: str, loose: Sequence[str]) -> str:
+    """The words no line holds as the question wrote them ("SG&A", not the token "SG")."""
+    chunks = [c.strip("?!.,;:()\"'“”") for c in question.split()]
+    said = [next((c for c in chunks if c.lower().startswith(word.lower())), word) for word in loose]
+    return " ".join(dict.fromkeys(said))
 
 
 def asker_for(parse: Callable[[str], Intent], vocabulary: Vocabulary) -> Asker:

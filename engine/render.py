@@ -6,6 +6,7 @@ plan and the evidence only. A fact the plan needs but the tools did not return i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -13,9 +14,9 @@ from decimal import Decimal
 from engine.arithmetic import Operand, asked_scale, combine, restated
 from engine.calc import PERCENT_UNIT, compute
 from engine.numbers import format_value
-from engine.parser import HIGHER, LOWER
+from engine.parser import DOWNWARD, HIGHER, LOWER, UPWARD
 from engine.plan import Plan, Slot
-from engine.text import words
+from engine.text import lexicon, words
 from engine.timeframe import period_sort_key
 from engine.types import Carried, Choice, Fact, Figure, Source, Status
 
@@ -183,9 +184,10 @@ def change_between(rendered: Rendered, operation: str) -> Rendered:
     shown = figure.display
     if operation == "difference" and figure.unit == PERCENT_UNIT:
         shown = f"{shown.removesuffix('%')} percentage points"
+    moved = _movement(figure.value, shown) if operation == "difference" else ""
     sentence = (
         f"From {early} to {late} it went from {older.display} to "
-        f"{newer.display}: a {figure.role} of {shown}."
+        f"{newer.display}: {moved or f'a {figure.role} of {shown}'}."
     )
     return replace(rendered, text=f"{rendered.text} {sentence}",
                    figures=(*rendered.figures, figure))  # fmt: skip
@@ -248,6 +250,8 @@ def _lookups(plan: Plan, found: list[tuple[Slot, Fact | None]]) -> Rendered:
 
 
 def _change(plan: Plan, facts: list[Fact]) -> Rendered:
+    if plan.each_period:
+        return _difference_each_period(plan, facts)
     notes = _Citations()
     if len({(f.entity, f.metric) for f in facts}) > 1 and len({f.period for f in facts}) > 1:
         # Several figures over several periods: which pair changes is not said.
@@ -275,7 +279,65 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
         return _done(notes, [f"{opening}: {gap}."], plan.note)
     if across:
         return _done(notes, [f"{opening}: a difference of {change}."], plan.note)
-    return _done(notes, [f"{opening}: {_movement(value, change)}."], plan.note)
+    # A cost in brackets grows as its figure falls: the movement is said in the line's terms.
+    negative = _shown_negative(first, second)
+    own = -value if negative else value
+    movement = _own_movement(value, change) if negative else _movement(value, change)
+    return _done(notes, [f"{_yes_or_no(plan, own)}{opening}: {movement}."], plan.note)
+
+
+def _yes_or_no(plan: Plan, moved: Decimal) -> str:
+    """ "Did it rise?": "Yes: " or "No: " before the movement, against the way asked; nothing
+    for a question that asks no way, or asks by how much ("by more than 5%")."""
+    said = words(plan.intent.question)
+    while said and said[0] in _LEADING:
+        said = said[1:]
+    if not said or said[0] not in _YES_NO or set(said) & _MEASURED or "%" in plan.intent.question:
+        return ""
+    up, down = bool(set(said) & UPWARD), bool(set(said) & DOWNWARD)
+    if up == down:
+        return ""
+    return "Yes: " if (moved > 0 if up else moved < 0) else "No: "
+
+
+def _shown_negative(first: Fact, second: Fact) -> bool:
+    """A cost or an outflow written as a negative (in brackets) in both periods: its size is
+    what rises or falls. Its head word says so, the last word before the label's first "of",
+    "in", "by", bracket or comma: "Cost of sales", "Net cash used in ...", "Income tax
+    expense", but not "Net income (loss)" or "Net cash provided by (used in) ..."."""
+    if first.value >= 0 or second.value >= 0 or first.metric != second.metric:
+        return False
+    head = _HEAD_END.split(first.metric, maxsplit=1)[0]
+    said = words(head)
+    return bool(said) and said[-1] in _OUTFLOW
+
+
+def _own_movement(value: Decimal, shown: str) -> str:
+    size = shown.replace("-", "", 1)
+    if value < 0:
+        return f"shown as a negative, it grew by {size} (the figure itself fell by {size})"
+    if value > 0:
+        return f"shown as a negative, it shrank by {size} (the figure itself rose by {size})"
+    return "no change"
+
+
+def _difference_each_period(plan: Plan, facts: list[Fact]) -> Rendered:
+    """The plan's first series less its second, one difference a period (free cash flow in
+    each year, before the change between them)."""
+    pairs = _pairs_by_period(plan, facts)
+    if pairs is None:
+        return _cannot_combine(facts[0], facts[-1])
+    notes, sentences = _Citations(), []
+    for first, second in pairs:
+        result = compute("difference", [second, first])
+        if result is None:
+            return _cannot_combine(first, second)
+        value, unit = result
+        opening = _pair_sentence(notes, first, second)
+        label = _change_label(first, second, False)
+        shown = notes.computed(label, value, unit, [second, first], "difference")
+        sentences.append(f"{opening}: a difference of {shown}.")
+    return _done(notes, sentences, plan.note)
 
 
 def _asks_below(question: str) -> bool:
@@ -467,6 +529,16 @@ def _pair_sentence(notes: _Citations, first: Fact, second: Fact) -> str:
         f"{_label(first)} was {format_value(first.value, first.unit)} {notes.cite(first)}"
         f" and {_label(second)} was {format_value(second.value, second.unit)} {notes.cite(second)}"
     )
+
+
+_LEADING = lexicon("and so but then")
+_YES_NO = lexicon("did does do has have had was were is are")
+_MEASURED = lexicon("by than above below exceed exceeded least")
+_OUTFLOW = lexicon(
+    "cost costs expense expenses expenditure expenditures purchase purchases payment payments "
+    "repayment repayments paid used outflow outflows loss losses charge charges spending"
+)
+_HEAD_END = re.compile(r"\s+(?:of|in|on|by|for|from|to)\s+|[(,]", re.I)
 
 
 def _movement(value: Decimal, shown: str) -> str:

@@ -63,6 +63,19 @@ class ConversationSession:
         results = answer.figures if answer.status == "found" else ()
         self.turns.append(Remembered(question, intent, answer.text, answer.status, results))
 
+    def company(self) -> str | None:
+        """The one company the conversation is about: its scope, else the one company the
+        latest question that named any resolved to (a slot, never answer text)."""
+        if self.scope:
+            return self.scope
+        entities = self._carry("entities", [], "entity")
+        return entities[0] if len(entities) == 1 else None
+
+    def line_on_hand(self) -> str | None:
+        """The one line item the conversation is on: the latest question's that named any."""
+        metrics = self._carry("metrics", [], "metric")
+        return metrics[0] if len(metrics) == 1 else None
+
     def resolve(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]]:
         """Fill the slots the current question leaves open; say which and from where."""
         carried: list[Carried] = []
@@ -131,6 +144,9 @@ class ConversationSession:
             # names a result, and the price is the result's own series: ADR 0043.)
             return intent.with_(ambiguous=(Ambiguity("metric", metrics),)), ()
         if "against" in intent.points_back and len(metrics) > 1:
+            same = self._calculation_against(intent, metrics, carried)
+            if same is not None:
+                return same.with_(entities=entities), tuple(carried)
             # "How does that compare with 2023?" after two figures: which one is "that".
             return intent.with_(ambiguous=(Ambiguity("metric", metrics),)), ()
         operation = intent.operation or self._carried_operation(intent, carried, follow)
@@ -152,6 +168,8 @@ class ConversationSession:
                            for p in periods)  # fmt: skip
         elif intent.period_step and not periods:
             periods = self._stepped(intent.period_step, carried)
+            if "against" in intent.points_back and len(periods) == 1:
+                periods = self._against(periods[0], carried)  # "compared to the year before"
         elif "against" in intent.points_back and len(periods) == 1:
             periods = self._against(periods[0], carried)
         elif not periods and intent.count == 2 and operation not in _SHARES:
@@ -974,6 +992,31 @@ class ConversationSession:
             return ()
         carried.append(Carried("period", last.intent.periods[0], len(self.turns), last.question))
         return last.intent.periods
+
+    def _calculation_against(
+        self, intent: Intent, metrics: tuple[str, ...], carried: list[Carried]
+    ) -> Intent | None:
+        """ "How does that compare to FY2023?" right after a ratio or a share of two figures
+        in one period: "that" is the calculation, done again in the period named and set
+        against the first (the engine's second step, ADR 0075). None otherwise."""
+        if not self.turns or intent.metrics:
+            return None
+        number, last = len(self.turns), self.turns[-1]
+        done = last.intent
+        if done.operation not in _SHARES or done.metrics != metrics or len(done.periods) != 1:
+            return None
+        stepped: list[Carried] = []
+        named = intent.periods or (
+            self._stepped(intent.period_step, stepped) if intent.period_step else ()
+        )
+        if last.status != "found" or len(named) != 1 or done.periods == named:
+            return None
+        carried.extend(stepped)
+        periods = self._against(named[0], carried)
+        carried.append(Carried("operation", done.operation, number, last.question))
+        return intent.with_(
+            metrics=metrics, periods=periods, operation=done.operation, kind="comparison"
+        )
 
     def _against(self, named: str, carried: list[Carried]) -> tuple[str, ...]:
         """The named period and the one the conversation is on (the latest its last question

@@ -66,16 +66,29 @@ def test_free_cash_flow_is_operating_cash_flow_less_capital_expenditure() -> Non
     assert [f.value for f in answer.figures if f.role == "change"] == [Decimal(180)]
 
 
-def test_a_change_in_free_cash_flow_is_asked_back_not_guessed() -> None:
-    # A change in a margin is worked out in two steps (tests/engine/test_said_another_way.py);
-    # a difference measure's has no first step the answer lists.
+def test_a_change_in_free_cash_flow_is_worked_out_in_two_steps() -> None:
+    # Like a change in a margin (tests/engine/test_said_another_way.py): free cash flow in
+    # each year, one difference a year, then the change between them (ADR 0075).
+    earlier = (_fact(7, "Operating cash flow", "FY2022", "260"),
+               _fact(8, "Capital expenditure", "FY2022", "100"))  # fmt: skip
+    answer = _engine(*HELD, *earlier).answer(
+        "How did Osprey Mills' free cash flow change from FY2022 to FY2023?"
+    )
+
+    assert answer.status == "found", answer.text
+    computed = [f.value for f in answer.figures if f.kind == "computed"]
+    assert computed == [Decimal(160), Decimal(180), Decimal(20)]
+    assert answer.text.endswith("it went from USD 160 to USD 180: an increase of USD 20.")
+
+
+def test_a_change_in_free_cash_flow_with_a_year_not_held_is_not_found() -> None:
     answer = _engine(*HELD).answer(
         "How did Osprey Mills' free cash flow change from FY2022 to FY2023?"
     )
 
-    assert answer.status == "clarify"
+    assert answer.status == "not_found"
     assert not answer.figures
-    assert "not held as a figure" in answer.text
+    assert "Operating cash flow in FY2022" in answer.text
 
 
 def test_a_line_item_of_that_name_is_the_answer_not_the_formula() -> None:
