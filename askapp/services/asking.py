@@ -17,6 +17,7 @@ AskFailed is raised: no half-written answer is ever stored. See docs/adr/0020.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 import uuid
@@ -37,7 +38,15 @@ from askapp.services.citations import new_answer_citations_record
 from askapp.services.inserts import insert_new, update_columns
 from askapp.store import DatabaseStore, probed
 from askapp.writer import one_writer
-from engine import Answer, ConversationSession, Engine, EngineError, Event, StoreError
+from engine import (
+    Answer,
+    ConversationSession,
+    Engine,
+    EngineError,
+    Event,
+    Source,
+    StoreError,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -230,7 +239,7 @@ def _store_answer(prepared: PreparedAsk, answer: Answer, *, latency_ms: int) -> 
         **frozen,
     )
     turns = [reply] if prepared.pending else [question, reply]
-    conversation = _write(prepared, turns, cited_by=reply, settle=frozen)
+    conversation = _write(prepared, turns, cited_by=reply, cited=answer.sources, settle=frozen)
     return Stored(conversation=conversation, question=question, answer=reply)
 
 
@@ -339,11 +348,13 @@ def _write(
     turns: list[Turn],
     *,
     cited_by: Turn | None = None,
+    cited: Sequence[Source] = (),
     settle: dict[str, Any] | None = None,
 ) -> Conversation:
     """One transaction: the conversation (new, or its positions taken under its row lock),
     any client history, then `turns`, at consecutive positions, and the citation index of
-    the answer `cited_by`; with `settle`, the question stored first takes those fields."""
+    the answer `cited_by` (its sources `cited`, as the engine gave them); with `settle`, the
+    question stored first takes those fields."""
     conversation = prepared.conversation
     turns = [*prepared.client_history, *turns]
     title = _title(prepared.question)
@@ -367,7 +378,7 @@ def _write(
             turn.position = first + offset
         insert_new(turns)
         if cited_by is not None and cited_by.sources:
-            new_answer_citations_record(turn=cited_by)
+            new_answer_citations_record(turn=cited_by, sources=cited or None)
     prepared.is_new = False
     prepared.client_history = []
     return conversation
@@ -382,13 +393,6 @@ def _take_positions(conversation_id: uuid.UUID, *, count: int, title: str) -> in
     database's write lock. It also marks the conversation active and titles an untitled one.
     """
     meta = Conversation._meta
-    quote = connection.ops.quote_name
-    sql = (
-        f"UPDATE {quote(meta.db_table)} SET {quote('last_position')} = "
-        f"{quote('last_position')} + %s, {quote('updated')} = %s, {quote('title')} = "
-        f"CASE WHEN {quote('title')} = '' THEN %s ELSE {quote('title')} END "
-        f"WHERE {quote('id')} = %s RETURNING {quote('last_position')}"
-    )
     params = [
         count,
         meta.get_field("updated").get_db_prep_value(timezone.now(), connection),
@@ -396,7 +400,7 @@ def _take_positions(conversation_id: uuid.UUID, *, count: int, title: str) -> in
         meta.pk.get_db_prep_value(conversation_id, connection),
     ]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_take_positions_sql(connection.vendor), params)
         row = cursor.fetchone()
     if row is None:
         raise NotFound(
@@ -405,6 +409,17 @@ def _take_positions(conversation_id: uuid.UUID, *, count: int, title: str) -> in
             field="conversation",
         )
     return int(row[0])
+
+
+@functools.cache
+def _take_positions_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    return (
+        f"UPDATE {quote(Conversation._meta.db_table)} SET {quote('last_position')} = "
+        f"{quote('last_position')} + %s, {quote('updated')} = %s, {quote('title')} = "
+        f"CASE WHEN {quote('title')} = '' THEN %s ELSE {quote('title')} END "
+        f"WHERE {quote('id')} = %s RETURNING {quote('last_position')}"
+    )
 
 
 def _title(question: str) -> str:

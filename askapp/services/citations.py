@@ -61,12 +61,17 @@ def turns_citations_record(*, turns: Iterable[Turn]) -> list[Citation]:
     return Citation.objects.bulk_create(_citations(turns))
 
 
-def new_answer_citations_record(*, turn: Turn) -> None:
+def new_answer_citations_record(
+    *, turn: Turn, sources: Iterable[Source | Mapping[str, Any]] | None = None
+) -> None:
     """Index the sources of an answer just stored, inside the ask's own transaction, in one
     statement: it has no earlier index to replace (no savepoint, no delete), and the database
     itself drops a pointer to a fact or document deleted since the engine read it (a LEFT
-    JOIN), instead of a query to look for them first and a read-back of the new ids."""
-    pointers = {p.source_id: p for p in map(source_pointer, turn.sources or []) if p}
+    JOIN), instead of a query to look for them first and a read-back of the new ids.
+    `sources`: the engine's own Sources the turn froze, when the caller has them (read as
+    they are, not from their frozen form again); the turn's frozen sources otherwise."""
+    frozen = (turn.sources or []) if sources is None else sources
+    pointers = {p.source_id: p for p in map(source_pointer, frozen) if p}
     if not pointers:
         return
     turn_id = Turn._meta.pk.get_db_prep_value(turn.pk, connection)

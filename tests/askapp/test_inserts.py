@@ -90,3 +90,58 @@ def test_the_values_sent_are_those_get_db_prep_save_makes(
 def _comparable(value: object) -> object:
     """psycopg's Jsonb wrappers compare by identity: what they wrap, with its type."""
     return (type(value), value.obj) if hasattr(value, "obj") else (type(value), value)
+
+
+def test_a_value_two_turns_share_is_dumped_once_and_reads_back_for_both(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A question and its answer share their intent and carried slots (the ask freezes one
+    dict and one list for both): on SQLite each is made JSON text once a statement, an empty
+    list or object is never dumped, and both rows read back what each turn holds."""
+    from django.db import connection
+
+    from askapp.services import inserts
+
+    conversation = Conversation(owner=UserFactory(), title="t", last_position=2)
+    intent, carried = {"kind": "lookup", "entities": ["Apple"]}, [{"slot": "entity"}]
+    question = Turn(conversation=conversation, position=1, text="q?", intent=intent,
+                    carried=carried)  # fmt: skip
+    answer = Turn(
+        conversation=conversation, position=2, role=Turn.Role.ASSISTANT, text="a",
+        answers=question, intent=intent, carried=carried, figures=[{"value": "1.5"}],
+    )  # fmt: skip
+    dumped: list[object] = []
+    real_dumps = inserts.json.dumps
+
+    def counting(value: object, **kwargs: object) -> str:
+        dumped.append(value)
+        return real_dumps(value, **kwargs)
+
+    insert_new([conversation])
+    monkeypatch.setattr(inserts.json, "dumps", counting)
+    insert_new([question, answer])
+    monkeypatch.undo()
+
+    if connection.vendor == "sqlite":
+        assert dumped == [intent, carried, [{"value": "1.5"}]]
+    for turn in (question, answer):
+        stored = Turn.objects.get(pk=turn.pk)
+        assert model_to_dict(stored) == model_to_dict(turn)
+        assert (stored.intent, stored.carried) == (intent, carried)
+
+
+def test_one_statements_rows_are_stamped_with_one_moment() -> None:
+    """auto_now_add and auto_now stamp every row of one INSERT with the same moment, set on
+    the instances as pre_save sets it, and stored as the field stores it."""
+    conversation = Conversation(owner=UserFactory(), title="t", last_position=2)
+    turns = [Turn(conversation=conversation, position=n, text=f"t{n}") for n in (1, 2)]
+    insert_new([conversation])
+    insert_new(turns)
+
+    assert conversation.created == conversation.updated
+    assert turns[0].created == turns[1].created
+    stored = Conversation.objects.get(pk=conversation.pk)
+    assert (stored.created, stored.updated) == (conversation.created, conversation.updated)
+    assert [t.created for t in Turn.objects.filter(conversation=conversation)] == [
+        turns[0].created
+    ] * 2
