@@ -195,8 +195,18 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
 
 
 def _counts_times(norms: Sequence[str], end: int) -> bool:
-    """ "How many times": the whole comes after "than", not after the phrase."""
-    return tuple(norms[max(end - 3, 0) : end]) == _HOW_MANY_TIMES
+    """ "How many times": the whole comes after "than", not after the phrase. With no "than",
+    the figure named right after the phrase is the one counted in ("how many times the
+    service cost was the interest cost": the interest cost over the service cost), unless a
+    verb comes first ("how many times is A B" names no whole there)."""
+    if tuple(norms[max(end - 3, 0) : end]) != _HOW_MANY_TIMES:
+        return False
+    return "than" in norms or end >= len(norms) or norms[end] in _VERBS_AFTER_TIMES
+
+
+_VERBS_AFTER_TIMES = lexicon(
+    "is was were are be been did does do has had have larger greater bigger higher more"
+)
 
 
 _HOW_MANY_TIMES = ("how", "many", normalise_word("times"))

@@ -644,7 +644,31 @@ class IntentParser:
         content: frozenset[str],
         norms: Sequence[str],
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
-        """Every content word taken, one at a time, by the one line item it alone names."""
+        """Every content word taken, one at a time, by the one line item it alone names; or
+        else each run of content words said together ("the effective rate less the statutory
+        rate"), by the one line item that alone holds the run's words."""
+        trial = list(used)
+        linked = self._each_word(candidates, positions, trial, index, content, norms)
+        if linked is None:
+            trial = list(used)
+            linked = self._each_run(candidates, positions, trial, index, content, norms)
+        if linked is None:
+            return None
+        used[:] = trial
+        metrics = [metric for _, metric in sorted(linked)]
+        if len(set(metrics)) < 2:
+            return None
+        return tuple(metrics), (), [spot for spot, _ in sorted(linked)]
+
+    def _each_word(
+        self,
+        candidates: set[int],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        index: _Index,
+        content: frozenset[str],
+        norms: Sequence[str],
+    ) -> list[tuple[tuple[int, int], str]] | None:
         linked: list[tuple[tuple[int, int], str]] = []
         for word in sorted(content, key=lambda w: positions[w][0]):
             if any(used[i] for i in positions[word]):
@@ -653,10 +677,40 @@ class IntentParser:
             if one is None or one[1] or not one[0] or not one[2]:
                 return None
             linked.append((one[2][0], one[0][0]))
-        metrics = [metric for _, metric in sorted(linked)]
-        if len(set(metrics)) < 2:
+        return linked
+
+    def _each_run(
+        self,
+        candidates: set[int],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        index: _Index,
+        content: frozenset[str],
+        norms: Sequence[str],
+    ) -> list[tuple[tuple[int, int], str]] | None:
+        """Words said together name one line between them: a run held whole by one line
+        item alone is that line, though it names it only in part (two lines set against each
+        other are read so only when every run names its own)."""
+        runs: list[list[int]] = []
+        for i, norm in enumerate(norms):
+            if norm not in content or used[i]:
+                continue
+            if runs and runs[-1][-1] == i - 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        if len(runs) < 2:
             return None
-        return tuple(metrics), (), [spot for spot, _ in sorted(linked)]
+        linked: list[tuple[tuple[int, int], str]] = []
+        for run in runs:
+            keys = frozenset(norms[i] for i in run)
+            names = {index.labels[c].metric for c in candidates if keys <= index.labels[c].keys}
+            if len(names) != 1 or names & WHOLE_ONLY:
+                return None
+            for i in run:
+                used[i] = True
+            linked.append(((run[0], run[-1]), names.pop()))
+        return linked
 
     def _held_by_one(
         self,

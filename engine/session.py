@@ -77,6 +77,8 @@ class ConversationSession:
             intent = self._settled_by_conversation(intent, carried)
         if intent.ambiguous:
             intent = self._settled_by_figure_on_hand(intent, carried)
+        if intent.ambiguous and intent.follow_up and _elliptical(intent.question):
+            intent = self._settled_by_the_line_on_hand(intent, carried)
         if intent.ambiguous:
             intent = self._settled_by_reply(intent)
         if intent.kind == "unsupported" or intent.ambiguous:
@@ -609,6 +611,28 @@ class ConversationSession:
             return intent.with_(metrics=(*intent.metrics, choices[0][0]), ambiguous=())
         return intent
 
+    def _settled_by_the_line_on_hand(self, intent: Intent, carried: list[Carried]) -> Intent:
+        """ "And the low?" after "the june 30 high", "and basic?" after diluted earnings per
+        share, "and at the end of 2018?" after the year-end obligation: an elliptical follow-up
+        names the word that changes, and the line meant keeps every other word of the line the
+        conversation is on. Of the figures offered, the one whose words the question did not
+        say are all that line's words is meant, when exactly one is."""
+        if len(intent.ambiguous) != 1 or intent.ambiguous[0].slot != "metric":
+            return intent
+        for number, turn in self._recent():
+            if not turn.intent.metrics:
+                continue
+            if turn.status != "found" or len(turn.intent.metrics) != 1:
+                return intent
+            said = set(words(intent.question))
+            kept = set(words(turn.intent.metrics[0]))
+            fits = [c for c in intent.ambiguous[0].choices if set(words(c)) - said <= kept]
+            if len(fits) != 1:
+                return intent
+            carried.append(Carried("metric", fits[0], number, turn.question))
+            return intent.with_(metrics=(*intent.metrics, fits[0]), ambiguous=())
+        return intent
+
     def _settled_by_result(self, intent: Intent) -> Intent:
         """ "This 2005 exercise price" read as a choice of figures: the named result's own
         metric among them settles it (the conversation's figure, not a guess)."""
@@ -981,6 +1005,14 @@ class ConversationSession:
     def _recent(self) -> Iterable[tuple[int, Remembered]]:
         for index in range(len(self.turns) - 1, -1, -1):
             yield index + 1, self.turns[index]
+
+
+def _elliptical(question: str) -> bool:
+    """ "And the low?", "what about basic?": a question that opens by leaning on the one before
+    it, naming only what changes. A question of its own ("what was the balance in 2017?")
+    does not lean so, and a figure it names in part is asked back."""
+    said = words(question)
+    return said[:1] == ["and"] or (said[1:2] == ["about"] and said[0] in ("what", "how"))
 
 
 def _bare_total(intent: Intent) -> bool:
