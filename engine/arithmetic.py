@@ -268,7 +268,8 @@ def _pair(norms: Sequence[str], used: list[bool], whole_from: int | None) -> tup
     found: list[tuple[int, int, str]] = []  # (start, end, name)
     for i, norm in enumerate(norms):
         following = norms[i + 1] if i + 1 < len(norms) else ""
-        if used[i] or (i + 1 < len(norms) and used[i + 1]):
+        # An operator word after the ordinal may be taken already ("the first divided by").
+        if used[i] or (i + 1 < len(norms) and used[i + 1] and following not in _OPERATOR_STARTS):
             continue
         if norm in _ORDINALS and i > 0 and norms[i - 1] == "the" and following not in _TIME_NOUNS:
             if following in _FIGURE_NOUNS:

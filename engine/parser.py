@@ -98,7 +98,7 @@ OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | L
 PLAIN_VERBS = lexicon(
     """earn earned earns earning make made makes making spend spent spends spending
     go went goes come came comes bring brought brings generate generated generates
-    report reported achieve achieved deliver delivered become becomes became"""
+    report reported achieve achieved deliver delivered become becomes became hold holds"""
 )
 # Words that set figures side by side; they name none ("how does that compare with 2023").
 COMPARING = lexicon("compare compares compared comparison versus vs against")
@@ -1249,7 +1249,14 @@ def _infix(
     between = range(spans[0][1] + 1, spans[1][0])
     operators = [norms[i] for i in between if not used[i] and norms[i] in INFIX]
     rest = [norms[i] for i in between if not used[i] and norms[i] not in INFIX]
-    if len(operators) != 1 or any(word not in STOP for word in rest):
+    if any(word not in STOP for word in rest):
+        return None
+    opening = norms[spans[1][0]]
+    if not operators and INFIX.get(opening) == "difference":
+        # "Total debt less the current portion", the line being "Less current portion": the
+        # line's own first word is the operator said between the two.
+        return "difference"
+    if len(operators) != 1:
         return None
     for i in between:
         if norms[i] == operators[0]:
@@ -1289,7 +1296,15 @@ def _unnamed_part(
     total assets is in cash") may be the part, unread: not a result then."""
     if grammar.whole_at <= 0 or grammar.pair or len(metrics) > 1 or loose:
         return ""
+    verb = next((i for i in range(grammar.whole_at, len(norms)) if norms[i] in _COPULAS), -1)
+    if verb > 0 and any(n not in NOT_CONTENT and not n[0].isdigit() for n in norms[verb + 1 :]):
+        # "What portion of the 2019 balance was severance?": the part is named after the
+        # verb, though a line took its word with the whole's; it is no earlier result.
+        return ""
     return "result" if all(n in _LEADING for n in norms[: grammar.whole_at]) else ""
+
+
+_COPULAS = lexicon("is was were are")
 
 
 def _against(

@@ -28,6 +28,8 @@ from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
 
 _CHANGES = ("difference", "percent_change")
+# What is left of a whole once a share of it is taken ("and the rest?").
+_REST = frozenset({"rest", "remainder", "remaining"})
 _YEAR = re.compile(r"FY\d{4}")
 SCOPE = "the conversation's scope"
 
@@ -65,6 +67,9 @@ class ConversationSession:
     def resolve(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]]:
         """Fill the slots the current question leaves open; say which and from where."""
         carried: list[Carried] = []
+        rest = self._the_rest(intent)
+        if rest is not None:
+            return rest
         if intent.ambiguous and intent.follow_up and _bare_total(intent):
             # "And the total?" right after figures: their sum, not a line with "total" in
             # its label (a total line is asked by its name, or with a period).
@@ -198,6 +203,30 @@ class ConversationSession:
                 return resolved.with_(**moved[0]), (*kept, *moved[1])
             return resolved.with_(referent="?"), tuple(carried)
         return resolved, tuple(carried)
+
+    def _the_rest(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]] | None:
+        """ "And the rest?", "what was the remainder?" right after a share of a whole: the
+        whole less the part, in the share's period. Only when the question names no line but
+        that whole, and the share was answered."""
+        if not self.turns or _REST.isdisjoint(words(intent.question)):
+            return None
+        last = self.turns[-1]
+        asked = last.intent
+        shared = asked.operation in _SHARES and len(asked.metrics) == 2
+        if not shared or len(asked.periods) != 1 or last.status != "found":
+            return None
+        part, whole = asked.metrics
+        if set(intent.metrics) - {whole} or intent.periods not in ((), asked.periods):
+            return None
+        number = len(self.turns)
+        carried = [Carried("entity", e, number, last.question) for e in asked.entities[:1]]
+        carried += [Carried("metric", m, number, last.question) for m in (whole, part)]
+        carried.append(Carried("period", asked.periods[0], number, last.question))
+        rest = intent.with_(
+            kind="comparison", operation="difference", entities=asked.entities,
+            metrics=(whole, part), periods=asked.periods, ambiguous=(), qualifiers=(), loose=(),
+        )  # fmt: skip
+        return rest, tuple(carried)
 
     def _change_moved(self, step: int) -> tuple[dict[str, object], list[Carried]] | None:
         """ "And the subsequent year, what was that change?": the latest change an answer

@@ -162,6 +162,7 @@ _ABOUT_WORDS = {"summary", "reconciliation", "activity", "changes", "rollforward
                 "disaggregation"}  # fmt: skip
 _TABLE_WORDS = _ABOUT_WORDS | {"table", "results", "components", "following", "details",
                                "breakdown", "notes", "list", "information"}  # fmt: skip
+_AMOUNT_HEADS = {"amount", "amounts", "balance", "balances", "value", "values"}
 _CLAUSE_WORDS = {"if", "when", "is", "are", "was", "were", "be", "been", "we", "it"}
 # "the beginning and ending amounts of X": the moments of a roll-forward, not its subject.
 _MOMENTS = re.compile(r"^(?:(?:the|our)\s+)?beginning\s+and\s+ending\s+\w+\s+of\s+")
@@ -210,6 +211,9 @@ def _subject(text: str) -> str:
     if len(phrase) == 1 and phrase[0] in _ABOUT_WORDS:
         rest = " ".join(words[stop + 1 :]) if words[stop : stop + 1] in (["of"], ["in"]) else ""
         return _subject(_MOMENTS.sub("", rest)) if rest else ""
+    if phrase[-1:] and phrase[-1] in _AMOUNT_HEADS and words[stop : stop + 1] == ["of"]:
+        # "the carrying amount of goodwill": an amount of something names that thing.
+        return _subject(" ".join(words[stop + 1 :])) or " ".join(phrase)
     if not 1 <= len(phrase) <= 6 or any(c.isdigit() for w in phrase for c in w):
         return ""
     if _CLAUSE_WORDS & set(phrase) or _TABLE_WORDS & set(phrase[:1]):
@@ -255,17 +259,22 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
     bare_lines = _period_lines(lines) if dated_lines else set()
     closing = _closing_line(lines) if caption else None
     steps_in = _bridged_period(lines) if down_the_side else None
+    moved_in = _roll_forward_years(lines) if dated_lines and not down_the_side else {}
+    # A roll-forward's balances, each its year's: one line by year ("Balance severance").
+    rolled = {at for at, (label, _, _) in enumerate(lines) if moved_in and _period(label)}
     balance = _balance_name(lines[0][0], closing) if closing else ""
     title = _dated_title(rows[:body_start], periods)
     facts: list[TableFact] = []
-    for label, section, values in lines:
+    for at, (label, section, values) in enumerate(lines):
         name = _line_name(label, section, len(sections_of[label]) > 1)
-        own = (_period(label) or steps_in) if dated_lines else None
+        own = (_period(label) or steps_in or moved_in.get(at)) if dated_lines else None
         bare = label in bare_lines
         if own is not None:
             name = _without_year(name)
         if balance and label in (lines[0][0], closing):
             name = balance
+        if at in rolled:
+            name = _TRAILING_AT.sub("", _without_year(name, keep=False)) or name
         for index, parsed in enumerate(values, start=1):
             period = periods[index] if index < len(periods) else None
             period = period or own or ("" if down_the_side else None)
@@ -287,6 +296,9 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
                 alias = f"{metric} {title}"
             # A roll-forward's closing balance is what its subject amounts to at that date.
             named = caption if label == closing else ""
+            if at in rolled and caption:
+                # Each column's balance is what the subject amounts to in that column.
+                named = f"{caption} {qualifiers[index]}".strip()
             facts.append(
                 TableFact(
                     metric=metric,
@@ -383,6 +395,25 @@ def _bridged_period(lines: Sequence[tuple[str, str, Sequence[object]]]) -> str |
     if any(_period(label) is not None for label, _, _ in lines[1:-1]):
         return None
     return closing
+
+
+def _roll_forward_years(lines: Sequence[tuple[str, str, Sequence[object]]]) -> dict[int, str]:
+    """The year each movement of a roll-forward over several years falls in, by line: its
+    balances dated in the lines ("Balance at December 31, 2018" ... "Balance at December 31,
+    2020", alike but for the year, one year apart) and the undated lines between two of them
+    ("Acquisitions", "Impairment") what moved the balance during the later one's year. A
+    movement named in two years ("Charges") is then a figure of each. Empty for any other
+    table."""
+    dated = [(at, _period(label)) for at, (label, _, _) in enumerate(lines) if _period(label)]
+    names = {_without_year(lines[at][0]).lower() for at, _ in dated}
+    years = [int(str(period)[-4:]) for _, period in dated]
+    apart = all(later - earlier == 1 for earlier, later in pairwise(years))
+    if len(dated) < 3 or len(names) != 1 or not apart:
+        return {}
+    moved: dict[int, str] = {}
+    for (start, _), (end, closing) in pairwise(dated):
+        moved.update({at: str(closing) for at in range(start + 1, end)})
+    return moved
 
 
 def _moment_free(label: str) -> list[str]:
