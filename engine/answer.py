@@ -279,7 +279,7 @@ class _Run:
             return
         if self.session is not None:
             intent, self.carried = self.session.resolve(intent)
-        measure = measure_of(intent, linkable.measures)
+        measure = measure_of(intent, linkable.measures, linkable.named)
         expanded = expand(intent, measure)
         stepped = expand_change(intent, measure) if expanded is None else None
         if stepped is not None:

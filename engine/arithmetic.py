@@ -892,6 +892,10 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
         return None
     # A number computed from constants alone ("45 times 4") is as unitless as a constant.
     units = {o.unit for o in operands if o.role != "constant" and (o.unit or o.sources)}
+    if operation == "product" and len(units - {""}) <= 1:
+        # "Gallons consumed (millions) times the price per gallon": an amount without a
+        # scale multiplies one with it, and the product is in that scale.
+        units = units - {""} or units
     unit = next(iter(units)) if len(units) == 1 else ""
     with localcontext() as ctx:
         ctx.prec = 34

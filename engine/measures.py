@@ -55,13 +55,16 @@ _BY_NAME = {m.name: m for m in MEASURES}
 
 def measures_in(vocabulary: Vocabulary) -> tuple[Measure, ...]:
     """The measures whose two figures the vocabulary names, and that no line item of its own
-    is called (a report's "Gross margin" row is that row, not our formula)."""
-    metrics = {t.name for t in vocabulary.metrics}
+    is called (a report's "Gross margin" row is that row, not our formula). A figure named in
+    other capitals ("operating income", "revenue" of a page printed in lower case) is that
+    figure: the measure is taken over the vocabulary's own names."""
+    metrics = {t.name.casefold(): t.name for t in vocabulary.metrics}
     taken = {name.casefold() for t in vocabulary.metrics for name in (t.name, *t.aliases)}
     return tuple(
-        m
+        replace(m, operands=tuple(metrics[o.casefold()] for o in m.operands))
         for m in MEASURES
-        if set(m.operands) <= metrics and not any(n.casefold() in taken for n in m.names)
+        if all(o.casefold() in metrics for o in m.operands)
+        and not any(n.casefold() in taken for n in m.names)
     )
 
 
@@ -72,6 +75,8 @@ class Linkable:
 
     vocabulary: Vocabulary
     measures: frozenset[str]
+    # Each measure as this vocabulary names its figures.
+    named: tuple[Measure, ...] = ()
 
 
 _CACHE: OrderedDict[str, Linkable] = OrderedDict()
@@ -90,7 +95,7 @@ def with_measures(vocabulary: Vocabulary) -> Linkable:
         terms = tuple(Term(m.name, m.aliases) for m in found)
         version = f"{vocabulary.version}+measures" if vocabulary.version else ""
         extended = replace(vocabulary, metrics=(*vocabulary.metrics, *terms), version=version)
-        linkable = Linkable(extended, frozenset(m.name for m in found))
+        linkable = Linkable(extended, frozenset(m.name for m in found), found)
     if vocabulary.version:
         with _LOCK:
             _CACHE[vocabulary.version] = linkable
@@ -117,9 +122,13 @@ def not_offered(intent: Intent, allowed: frozenset[str]) -> Intent:
     return intent.with_(ambiguous=tuple(kept))
 
 
-def measure_of(intent: Intent, allowed: frozenset[str]) -> Measure | None:
-    """The measure a question asks for, among those its vocabulary allows."""
-    return next((_BY_NAME[m] for m in intent.metrics if m in allowed), None)
+def measure_of(
+    intent: Intent, allowed: frozenset[str], named: tuple[Measure, ...] = ()
+) -> Measure | None:
+    """The measure a question asks for, among those its vocabulary allows (as it names its
+    figures, when given)."""
+    own = {m.name: m for m in named}
+    return next((own.get(m, _BY_NAME[m]) for m in intent.metrics if m in allowed), None)
 
 
 def expand(intent: Intent, measure: Measure | None) -> Intent | None:

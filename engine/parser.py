@@ -168,6 +168,8 @@ COMPUTING = RATIO | AVERAGE | PART - lexicon("difference") | SUM - LINE_ITEM_WOR
 SHARE_OF = lexicon("proportion portion fraction")
 # Words of a question that sets one figure against another: a share, a percentage, a ratio.
 TWO_FIGURES = PERCENT | RATIO | SHARE_OF
+# Words that put two figures into one: a product or a sum.
+COMBINING = lexicon("times multiplied sum combined altogether together plus")
 NUMBER_ASKED = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | AMOUNT | PART
 # Words that ask for an account in prose, even around a number ("why did revenue change?").
 EXPLAINING = lexicon(
@@ -536,7 +538,8 @@ class IntentParser:
         figure is not read for a second line.
         Anything less than one line, unambiguously, leaves the first link as it was."""
         metrics, ambiguous, spans = taken
-        if ambiguous or len(metrics) != 1 or set(norms).isdisjoint(TWO_FIGURES):
+        combining = not set(norms).isdisjoint(COMBINING)
+        if ambiguous or len(metrics) != 1 or (set(norms).isdisjoint(TWO_FIGURES) and not combining):
             return taken
         free = {w: [i for i in at if not used[i]] for w, at in positions.items()}
         free = {w: at for w, at in free.items() if at}
@@ -546,6 +549,11 @@ class IntentParser:
         candidates = {c for w in content for c in index.by_word[w]}
         trial = list(used)
         found = self._held_by_one(candidates, free, trial, index, content, norms, second=True)
+        if combining and found is not None and _one_choice(found[1]):
+            # "Fuel gallons consumed times the price": the one line that holds the free words,
+            # though they name it only in part, is the other figure of the product or sum.
+            at = [i for word in content for i in free[word]]  # taken by the question back
+            found = (found[1][0].choices, (), [(min(at), max(at))])
         if found is None or found[1] or len(found[0]) != 1 or not found[2]:
             return taken
         if found[0][0] in metrics:
@@ -701,10 +709,22 @@ class IntentParser:
                 runs.append([i])
         if len(runs) < 2:
             return None
-        linked: list[tuple[tuple[int, int], str]] = []
+        held: list[dict[str, frozenset[str]]] = []  # each run: its holders, and their rest
         for run in runs:
             keys = frozenset(norms[i] for i in run)
-            names = {index.labels[c].metric for c in candidates if keys <= index.labels[c].keys}
+            held.append({index.labels[c].metric: index.labels[c].keys - keys
+                         for c in candidates if keys <= index.labels[c].keys})  # fmt: skip
+        # Lines set side by side are named alike but for the words said ("basic and
+        # diluted" of "Basic earnings per share" and "Diluted earnings per share", beside a
+        # "weighted average diluted shares" line): a run held by several is the one line
+        # whose other words are those of the line another run names alone.
+        alone = {frozenset(h.values()) for h in held if len(h) == 1}
+        rests = {rest for group in alone for rest in group}
+        linked: list[tuple[tuple[int, int], str]] = []
+        for run, holders in zip(runs, held, strict=True):
+            names = set(holders)
+            if len(names) > 1 and len(rests) == 1:
+                names = {name for name, rest in holders.items() if rest in rests}
             if len(names) != 1 or names & WHOLE_ONLY:
                 return None
             for i in run:
@@ -936,6 +956,10 @@ def _on_one_side(keys: frozenset[str], positions: dict[str, list[int]], split: i
     return all(any(i < split for i in positions[k]) for k in keys) or all(
         any(i >= split for i in positions[k]) for k in keys
     )
+
+
+def _one_choice(ambiguous: tuple[Ambiguity, ...]) -> bool:
+    return len(ambiguous) == 1 and len(ambiguous[0].choices) == 1
 
 
 def _claim(

@@ -267,6 +267,12 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
     facts: list[TableFact] = []
     for at, (label, section, values) in enumerate(lines):
         name = _line_name(label, section, len(sections_of[label]) > 1)
+        # A line may say its own scale ("Free cash flow ( in thousands )"), and an amount per
+        # share is never in the table's thousands or millions ("in millions, except per share").
+        own_scale = _bracketed_scale(label)
+        if own_scale:
+            name = _unscaled(name) or name
+        per_share = bool(_PER_SHARE.search(label))
         own = (_period(label) or steps_in or moved_in.get(at)) if dated_lines else None
         bare = label in bare_lines
         if own is not None:
@@ -304,11 +310,32 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
                     metric=metric,
                     period=period or "",
                     value=value,
-                    unit="%" if percent else scales[index] if index < len(scales) else scale,
+                    unit=_unit(percent, per_share, own_scale, scales, index, scale),
                     aliases=tuple(a for a in (alias, named) if a),
                 )
             )
     return _unique(facts)
+
+
+_BRACKETED_SCALE = re.compile(r"\(\s*(?:in\s+)?(thousands|millions|billions)\s*\)", re.IGNORECASE)
+_PER_SHARE = re.compile(r"\bper\s+(?:\w+\s+){0,2}share\b", re.IGNORECASE)
+
+
+def _bracketed_scale(label: str) -> str:
+    found = _BRACKETED_SCALE.search(label)
+    return found.group(1).lower().removesuffix("s") if found else ""
+
+
+def _unit(
+    percent: bool, per_share: bool, own: str, scales: Sequence[str], index: int, scale: str
+) -> str:
+    """A figure's unit: a percent; else the line's own scale, none for an amount per share,
+    else its column's scale (the table's)."""
+    if percent:
+        return "%"
+    if own or per_share:
+        return own
+    return scales[index] if index < len(scales) else scale
 
 
 def _dated_title(header: Sequence[Sequence[str]], periods: Sequence[str | None]) -> str:

@@ -65,14 +65,11 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("REPM", 2): "refused: asked back among the month's columns",
     ("REPM", 3): "refused: 'bought' for 'purchased'",
     ("REPM", 4): "refused: asked back among the month's columns",
-    ("INCPS", 2): "refused: 'between basic and diluted', each line named by one word",
-    ("INCPS", 3): "refused: 'operating margin' is no line (operating income over revenue)",
     ("RESTR", 3): "refused: 'of the 2019 balance was severance', one line taking both words",
     ("TXTREV", 0): "refused: 'revenue increased 12 % to $ 4.2 billion' read from no sentence",
     ("TXTREV", 1): "refused: follows the turn not read",
     ("TXTREV", 2): "refused: follows the turn not read",
     ("TXTREV", 4): "refused: 'headcount' for 'employees'",
-    ("LIQ", 3): "refused: 'cash' for 'cash and cash equivalents' beside another line",
     ("LIQ", 4): "refused: 'over the two year-ends'",
 }
 
@@ -451,3 +448,58 @@ def test_a_line_whose_name_opens_with_less_is_taken_off_the_line_before_it() -> 
     (net,) = ask(page(BORROWINGS), "what were total borrowings in 2024 less the current portion?")
 
     assert computed(net) == Decimal("260")
+
+
+# A statement excerpt in thousands but for its per-share lines, one line in its own scale.
+STATEMENT = [
+    ["( in thousands , except per share amounts )", "2024", "2023"],
+    ["revenue", "$ 52,000", "$ 48,000"],
+    ["operating income", "7,800", "6,000"],
+    ["basic earnings per share", "$ 1.30", "$ 1.10"],
+    ["diluted earnings per share", "$ 1.25", "$ 1.05"],
+    ["weighted average diluted shares", "6,100", "6,050"],
+    ["order backlog ( in millions )", "88.5", "80.0"],
+]
+
+
+def test_an_amount_per_share_and_a_line_with_its_own_scale_keep_their_own_units() -> None:
+    units = _units(STATEMENT)
+
+    assert units[("diluted earnings per share", "FY2024")] == ""
+    assert units[("revenue", "FY2024")] == "thousand"
+    assert units[("order backlog", "FY2024")] == "million"
+
+
+def test_two_lines_named_by_the_words_that_tell_them_apart_are_set_against_each_other() -> None:
+    # "diluted" alone is also a word of the weighted average shares line.
+    (gap,) = ask(page(STATEMENT), "what was the difference between basic and diluted in 2024?")
+
+    assert computed(gap) == Decimal("0.05")
+
+
+def test_a_margin_over_lines_printed_in_lower_case_is_computed() -> None:
+    (margin,) = ask(page(STATEMENT), "what was the operating margin in 2024?")
+
+    assert computed(margin) == Decimal("15")
+
+
+FLEET = [
+    ["", "2024", "2023"],
+    ["cash and cash equivalents ( in millions )", "$ 120", "$ 95"],
+    ["marketable securities ( in millions )", "40", "55"],
+    ["fuel tonnes burned ( in millions )", "2.5", "2.4"],
+    ["average fuel price per tonne", "$ 600", "$ 550"],
+]
+
+
+def test_a_line_named_in_part_beside_one_named_in_full_is_summed_with_it() -> None:
+    (both,) = ask(page(FLEET), "what were cash and marketable securities combined in 2024?")
+
+    assert computed(both) == Decimal("160")
+
+
+def test_a_product_of_an_amount_in_millions_and_a_unitless_price_is_in_millions() -> None:
+    (cost,) = ask(page(FLEET), "what were fuel tonnes burned in 2024 times the 2024 price?")
+
+    assert computed(cost) == Decimal("1500")
+    assert [f.unit for f in cost.figures if f.kind == "computed"] == ["million"]
