@@ -1,5 +1,6 @@
 """Conversations over invented report pages (tests/engine/unseen_pages.py), run as the
-ConvFinQA evaluation runs a dialogue (issue 12, ADR 0068), and two readings of a table those
+ConvFinQA evaluation runs a dialogue (issue 12, ADR 0068 and its second round, ADR 0074, whose
+mechanisms are tested from "Round two" on), and two readings of a table those
 probes showed missing: a column heading's scale is its own column's, and a figure printed
 twice ("-1,716 ( 1,716 )") is one figure; and a line named with its own sum word ("Total
 cost") asked over a span of periods is summed over it; initials joined by "&" ("R&D") name

@@ -2,7 +2,9 @@
 """Invented 10-K-like report pages, each with a conversation of 4-6 turns in an analyst's
 wording (issue 12, ADR 0068): a segment table, a roll-forward, a performance graph on a base of
 100, quarters across the top, change and percent columns, bracketed negatives, thousands beside
-millions, years down the side, figures stated only in the text. Nothing here comes from a data
+millions, years down the side, figures stated only in the text. A second round of 15 pages
+(ADR 0074) follows the first 17: price, tax-rate and debt tables, roll-forwards by column,
+per-share rows, scales in the row labels, minus signs and "2019 vs 2018 % change" columns. Nothing here comes from a data
 set; the pages, companies and figures are made up.
 
 Each page is a dialogue in the shape engine/evaluate/convfinqa.py reads (table, text before and
