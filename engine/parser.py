@@ -252,6 +252,7 @@ class IntentParser:
         said = frozenset(norms)  # before words written apart are joined into a label's one
         frame = read_timeframe(text)
         used = _period_mask(text, texts, frame)
+        frame = _years_naming_lines(frame, norms, used, self._index)
         before = list(used)
         entities = self._link_entities(texts, norms, used)
         named = frozenset(i for i, taken in enumerate(used) if taken and not before[i])
@@ -1164,6 +1165,29 @@ def _moment_words(norms: list[str], used: list[bool], label_words: frozenset[str
         for i, norm in enumerate(norms):
             if norm in moments and not used[i]:
                 norms[i] = word
+
+
+def _years_naming_lines(
+    frame: TimeFrame, norms: Sequence[str], used: list[bool], index: _Index
+) -> TimeFrame:
+    """ "The notes due 2027", a line "4.10 % senior notes due 2027": a year said right after
+    a word that a line holds together with that very year names the line, not the period
+    asked ("in 2021" still is one). Its word is freed for linking and its period dropped."""
+    naming: set[str] = set()
+    for i in range(1, len(norms)):
+        year, word = norms[i], norms[i - 1]
+        if not (used[i] and _YEARLIKE.match(year)) or used[i - 1] or word in STOP:
+            continue
+        if any(word in index.labels[c].keys for c in index.by_word.get(year, ())):
+            used[i] = False
+            naming.add(year)
+    if not naming:
+        return frame
+    kept = [k for k, p in enumerate(frame.periods) if p[-4:] not in naming]
+    spans = frame.spans
+    if len(spans) == len(frame.periods):
+        spans = tuple(spans[k] for k in kept)
+    return frame._replace(periods=tuple(frame.periods[k] for k in kept), spans=spans)
 
 
 def _period_mask(text: str, texts: Sequence[str], frame: TimeFrame) -> list[bool]:

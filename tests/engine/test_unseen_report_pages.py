@@ -504,3 +504,12 @@ def test_a_product_of_an_amount_in_millions_and_a_unitless_price_is_in_millions(
 
     assert computed(cost) == Decimal("1500")
     assert [f.unit for f in cost.figures if f.kind == "computed"] == ["million"]
+
+
+def test_a_year_a_line_is_named_with_names_that_line_not_the_period_asked() -> None:
+    (bonds,) = ask(page(BORROWINGS), "what was the balance of the ferry bonds due 2030 in 2023?")
+    # Without a year of its own the question is about the line, not about 2030.
+    (rate,) = ask(page(BORROWINGS), "what was the harbour loan due 2026 interest rate?")
+
+    assert facts(bonds) == [("Company ferry bonds due 2030 FY2023", Decimal("200"))]
+    assert [value for _, value in facts(rate)] == [Decimal("3.0")]
