@@ -1178,6 +1178,8 @@ def _years_naming_lines(
         year, word = norms[i], norms[i - 1]
         if not (used[i] and _YEARLIKE.match(year)) or used[i - 1] or word in STOP:
             continue
+        if word[0].isdigit():
+            continue  # "december 31, 2031": the year of a date, which is the period asked
         if any(word in index.labels[c].keys for c in index.by_word.get(year, ())):
             used[i] = False
             naming.add(year)
