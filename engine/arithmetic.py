@@ -195,8 +195,18 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
 
 
 def _counts_times(norms: Sequence[str], end: int) -> bool:
-    """ "How many times": the whole comes after "than", not after the phrase."""
-    return tuple(norms[max(end - 3, 0) : end]) == _HOW_MANY_TIMES
+    """ "How many times": the whole comes after "than", not after the phrase. With no "than",
+    the figure named right after the phrase is the one counted in ("how many times the
+    service cost was the interest cost": the interest cost over the service cost), unless a
+    verb comes first ("how many times is A B" names no whole there)."""
+    if tuple(norms[max(end - 3, 0) : end]) != _HOW_MANY_TIMES:
+        return False
+    return "than" in norms or end >= len(norms) or norms[end] in _VERBS_AFTER_TIMES
+
+
+_VERBS_AFTER_TIMES = lexicon(
+    "is was were are be been did does do has had have larger greater bigger higher more"
+)
 
 
 _HOW_MANY_TIMES = ("how", "many", normalise_word("times"))
@@ -258,7 +268,8 @@ def _pair(norms: Sequence[str], used: list[bool], whole_from: int | None) -> tup
     found: list[tuple[int, int, str]] = []  # (start, end, name)
     for i, norm in enumerate(norms):
         following = norms[i + 1] if i + 1 < len(norms) else ""
-        if used[i] or (i + 1 < len(norms) and used[i + 1]):
+        # An operator word after the ordinal may be taken already ("the first divided by").
+        if used[i] or (i + 1 < len(norms) and used[i + 1] and following not in _OPERATOR_STARTS):
             continue
         if norm in _ORDINALS and i > 0 and norms[i - 1] == "the" and following not in _TIME_NOUNS:
             if following in _FIGURE_NOUNS:
@@ -881,6 +892,10 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
         return None
     # A number computed from constants alone ("45 times 4") is as unitless as a constant.
     units = {o.unit for o in operands if o.role != "constant" and (o.unit or o.sources)}
+    if operation == "product" and len(units - {""}) <= 1:
+        # "Gallons consumed (millions) times the price per gallon": an amount without a
+        # scale multiplies one with it, and the product is in that scale.
+        units = units - {""} or units
     unit = next(iter(units)) if len(units) == 1 else ""
     with localcontext() as ctx:
         ctx.prec = 34

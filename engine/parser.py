@@ -124,7 +124,7 @@ OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | L
 PLAIN_VERBS = lexicon(
     """earn earned earns earning make made makes making spend spent spends spending
     go went goes come came comes bring brought brings generate generated generates
-    report reported achieve achieved deliver delivered become becomes became"""
+    report reported achieve achieved deliver delivered become becomes became hold holds"""
 )
 # Words that set figures side by side; they name none ("how does that compare with 2023").
 COMPARING = lexicon("compare compares compared comparison versus vs against")
@@ -196,6 +196,8 @@ COMPUTING = RATIO | AVERAGE | PART - lexicon("difference") | SUM - LINE_ITEM_WOR
 SHARE_OF = lexicon("proportion portion fraction")
 # Words of a question that sets one figure against another: a share, a percentage, a ratio.
 TWO_FIGURES = PERCENT | RATIO | SHARE_OF
+# Words that put two figures into one: a product or a sum.
+COMBINING = lexicon("times multiplied sum combined altogether together plus")
 NUMBER_ASKED = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | AMOUNT | PART
 # Words that ask for an account in prose, even around a number ("why did revenue change?").
 EXPLAINING = lexicon(
@@ -284,6 +286,7 @@ class IntentParser:
         said = frozenset(norms)  # before words written apart are joined into a label's one
         frame = read_timeframe(text)
         used = _period_mask(text, texts, frame)
+        frame = _years_naming_lines(frame, norms, used, self._index)
         before = list(used)
         entities = self._link_entities(texts, norms, used)
         named = frozenset(i for i, taken in enumerate(used) if taken and not before[i])
@@ -580,11 +583,17 @@ class IntentParser:
         if not content:
             return taken
         beside = _operator_between(spans[0], [i for w in content for i in free[w]], norms)
-        if set(norms).isdisjoint(TWO_FIGURES) and not beside:
+        combining = not set(norms).isdisjoint(COMBINING)
+        if set(norms).isdisjoint(TWO_FIGURES) and not beside and not combining:
             return taken
         candidates = {c for w in content for c in index.by_word[w]}
         trial = list(used)
         found = self._held_by_one(candidates, free, trial, index, content, norms, second=True)
+        if combining and found is not None and _one_choice(found[1]):
+            # "Fuel gallons consumed times the price": the one line that holds the free words,
+            # though they name it only in part, is the other figure of the product or sum.
+            at = [i for word in content for i in free[word]]  # taken by the question back
+            found = (found[1][0].choices, (), [(min(at), max(at))])
         if found is None or found[1] or len(found[0]) != 1 or not found[2]:
             return taken
         if found[0][0] in metrics:
@@ -683,7 +692,31 @@ class IntentParser:
         content: frozenset[str],
         norms: Sequence[str],
     ) -> tuple[tuple[str, ...], tuple[Ambiguity, ...], list[tuple[int, int]]] | None:
-        """Every content word taken, one at a time, by the one line item it alone names."""
+        """Every content word taken, one at a time, by the one line item it alone names; or
+        else each run of content words said together ("the effective rate less the statutory
+        rate"), by the one line item that alone holds the run's words."""
+        trial = list(used)
+        linked = self._each_word(candidates, positions, trial, index, content, norms)
+        if linked is None:
+            trial = list(used)
+            linked = self._each_run(candidates, positions, trial, index, content, norms)
+        if linked is None:
+            return None
+        used[:] = trial
+        metrics = [metric for _, metric in sorted(linked)]
+        if len(set(metrics)) < 2:
+            return None
+        return tuple(metrics), (), [spot for spot, _ in sorted(linked)]
+
+    def _each_word(
+        self,
+        candidates: set[int],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        index: _Index,
+        content: frozenset[str],
+        norms: Sequence[str],
+    ) -> list[tuple[tuple[int, int], str]] | None:
         linked: list[tuple[tuple[int, int], str]] = []
         for word in sorted(content, key=lambda w: positions[w][0]):
             if any(used[i] for i in positions[word]):
@@ -692,10 +725,52 @@ class IntentParser:
             if one is None or one[1] or not one[0] or not one[2]:
                 return None
             linked.append((one[2][0], one[0][0]))
-        metrics = [metric for _, metric in sorted(linked)]
-        if len(set(metrics)) < 2:
+        return linked
+
+    def _each_run(
+        self,
+        candidates: set[int],
+        positions: dict[str, list[int]],
+        used: list[bool],
+        index: _Index,
+        content: frozenset[str],
+        norms: Sequence[str],
+    ) -> list[tuple[tuple[int, int], str]] | None:
+        """Words said together name one line between them: a run held whole by one line
+        item alone is that line, though it names it only in part (two lines set against each
+        other are read so only when every run names its own)."""
+        runs: list[list[int]] = []
+        for i, norm in enumerate(norms):
+            if norm not in content or used[i]:
+                continue
+            if runs and runs[-1][-1] == i - 1:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        if len(runs) < 2:
             return None
-        return tuple(metrics), (), [spot for spot, _ in sorted(linked)]
+        held: list[dict[str, frozenset[str]]] = []  # each run: its holders, and their rest
+        for run in runs:
+            keys = frozenset(norms[i] for i in run)
+            held.append({index.labels[c].metric: index.labels[c].keys - keys
+                         for c in candidates if keys <= index.labels[c].keys})  # fmt: skip
+        # Lines set side by side are named alike but for the words said ("basic and
+        # diluted" of "Basic earnings per share" and "Diluted earnings per share", beside a
+        # "weighted average diluted shares" line): a run held by several is the one line
+        # whose other words are those of the line another run names alone.
+        alone = {frozenset(h.values()) for h in held if len(h) == 1}
+        rests = {rest for group in alone for rest in group}
+        linked: list[tuple[tuple[int, int], str]] = []
+        for run, holders in zip(runs, held, strict=True):
+            names = set(holders)
+            if len(names) > 1 and len(rests) == 1:
+                names = {name for name, rest in holders.items() if rest in rests}
+            if len(names) != 1 or names & WHOLE_ONLY:
+                return None
+            for i in run:
+                used[i] = True
+            linked.append(((run[0], run[-1]), names.pop()))
+        return linked
 
     def _held_by_one(
         self,
@@ -923,6 +998,10 @@ def _on_one_side(keys: frozenset[str], positions: dict[str, list[int]], split: i
     )
 
 
+def _one_choice(ambiguous: tuple[Ambiguity, ...]) -> bool:
+    return len(ambiguous) == 1 and len(ambiguous[0].choices) == 1
+
+
 def _claim(
     keys: frozenset[str], positions: dict[str, list[int]], used: list[bool], norms: Sequence[str]
 ) -> tuple[int, int] | None:
@@ -1128,6 +1207,31 @@ def _moment_words(norms: list[str], used: list[bool], label_words: frozenset[str
                 norms[i] = word
 
 
+def _years_naming_lines(
+    frame: TimeFrame, norms: Sequence[str], used: list[bool], index: _Index
+) -> TimeFrame:
+    """ "The notes due 2027", a line "4.10 % senior notes due 2027": a year said right after
+    a word that a line holds together with that very year names the line, not the period
+    asked ("in 2021" still is one). Its word is freed for linking and its period dropped."""
+    naming: set[str] = set()
+    for i in range(1, len(norms)):
+        year, word = norms[i], norms[i - 1]
+        if not (used[i] and _YEARLIKE.match(year)) or used[i - 1] or word in STOP:
+            continue
+        if word[0].isdigit():
+            continue  # "december 31, 2031": the year of a date, which is the period asked
+        if any(word in index.labels[c].keys for c in index.by_word.get(year, ())):
+            used[i] = False
+            naming.add(year)
+    if not naming:
+        return frame
+    kept = [k for k, p in enumerate(frame.periods) if p[-4:] not in naming]
+    spans = frame.spans
+    if len(spans) == len(frame.periods):
+        spans = tuple(spans[k] for k in kept)
+    return frame._replace(periods=tuple(frame.periods[k] for k in kept), spans=spans)
+
+
 def _period_mask(text: str, texts: Sequence[str], frame: TimeFrame) -> list[bool]:
     """Which words the periods were read from (they are not metric or entity words)."""
     mask = [False] * len(texts)
@@ -1256,7 +1360,14 @@ def _infix(
     between = range(first[1] + 1, second[0] if second[0] > first[1] else second[1])
     operators = [norms[i] for i in between if not used[i] and norms[i] in INFIX]
     rest = [norms[i] for i in between if not used[i] and norms[i] not in INFIX]
-    if len(operators) != 1 or any(word not in STOP for word in rest):
+    if any(word not in STOP for word in rest):
+        return None
+    opening = norms[spans[1][0]]
+    if not operators and INFIX.get(opening) == "difference":
+        # "Total debt less the current portion", the line being "Less current portion": the
+        # line's own first word is the operator said between the two.
+        return "difference"
+    if len(operators) != 1:
         return None
     for i in between:
         if norms[i] == operators[0]:
@@ -1296,7 +1407,15 @@ def _unnamed_part(
     total assets is in cash") may be the part, unread: not a result then."""
     if grammar.whole_at <= 0 or grammar.pair or len(metrics) > 1 or loose:
         return ""
+    verb = next((i for i in range(grammar.whole_at, len(norms)) if norms[i] in _COPULAS), -1)
+    if verb > 0 and any(n not in NOT_CONTENT and not n[0].isdigit() for n in norms[verb + 1 :]):
+        # "What portion of the 2019 balance was severance?": the part is named after the
+        # verb, though a line took its word with the whole's; it is no earlier result.
+        return ""
     return "result" if all(n in _LEADING for n in norms[: grammar.whole_at]) else ""
+
+
+_COPULAS = lexicon("is was were are")
 
 
 def _against(
@@ -1539,11 +1658,25 @@ def _soft_word_over_another(full: list[_Label], positions: Mapping[str, list[int
             core != label.keys
             and core
             and all(len(positions.get(w, ())) == 1 for w in core)
-            and any(core < other.keys and other.metric != label.metric for other in full)
+            and any(_soft_before_other(label, core, other, positions) for other in full)
         ):
             continue
         kept.append(label)
     return kept
+
+
+def _soft_before_other(
+    label: _Label, core: frozenset[str], other: _Label, positions: Mapping[str, list[int]]
+) -> bool:
+    """Whether the question says the label's soft word, then the other label's own words,
+    then the shared ones: "total | service | revenue". "Share of total product reserves did
+    warranty hold" names the total line and, after it, a part: both are meant."""
+    if other.metric == label.metric or not core < other.keys:
+        return False
+    soft = min(positions[w][0] for w in label.keys - core)
+    shared = min(positions[w][0] for w in core)
+    extra = [i for w in other.keys - core for i in positions.get(w, ())]
+    return bool(extra) and all(soft < i < shared for i in extra)
 
 
 def _label_pairs(labels: Sequence[str]) -> frozenset[tuple[str, str]]:

@@ -230,16 +230,38 @@ def _settled_by_dates(intent: Intent, asking: _Asking) -> Intent:
     summed = _summed_across_columns(intent, choices, asking, entity)
     if summed is not intent or not intent.periods:
         return summed
+    holding = [c for c in choices if holds_asked(c)]
+    if len(holding) == 1 and _only_by_period(holding[0], choices, asking, entity):
+        return intent.with_(metrics=(*intent.metrics, holding[0]), ambiguous=())
     undated = {_undated(c) for c in choices}
     if len(undated) != 1:
         return intent
-    holding = [c for c in choices if holds_asked(c)]
     if len(holding) != 1:
         return intent
     return intent.with_(metrics=(*intent.metrics, holding[0]), ambiguous=())
 
 
 _SHARES = ("percent_of", "ratio")
+
+
+def _only_by_period(line: str, choices: Sequence[str], asking: _Asking, entity: str) -> bool:
+    """ "The term loan balance at the end of 2021" over the loan's line by year and the same
+    line in an undated column of another measure ("interest rate", a percent beside amounts):
+    a question naming a period asks the line by year. An undated column in the line's own
+    unit (a "Total" column of a maturity table) may be what is asked: still asked back."""
+
+    def held(metric: str) -> list[Fact]:
+        found = asking.store.find_facts(entity=entity, metric=metric)
+        return [f for f in found if showable(f.classification, asking.clearance)]
+
+    units = {f.unit for f in held(line)}
+    for other in (c for c in choices if c != line):
+        facts = held(other)
+        if not other.startswith(f"{line} ") or any(f.period for f in facts):
+            return False
+        if not facts or {f.unit for f in facts} & units:
+            return False
+    return True
 
 
 def _label_words(label: str) -> frozenset[str]:
@@ -489,7 +511,7 @@ def _with_periods(intent: Intent, held: Held, asking: _Asking) -> Plan | Reply:
     if not intent.periods:
         if every == [""]:  # figures that belong to no period (a table's "Total" column)
             return _plan(intent, ("",), held)
-        if len(every) == 1 and list(asking.vocabulary.periods) == every and not operation:
+        if len(every) == 1 and list(asking.vocabulary.periods) == every:
             # The knowledge base holds one period in all (a page whose table is of one date):
             # there is no other to choose.
             return _plan(intent, tuple(every), held, _all_held(1))

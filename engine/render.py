@@ -265,6 +265,12 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     # "How much lower was A than B?" asks the gap below B: B less A.
     below = across and not percent and _asks_below(plan.intent.question)
     operands = [second, first] if across and not below else [first, second]
+    deducted = across and not percent and operands[0].value < 0 < operands[1].value
+    if deducted:
+        # "Total debt less the current portion", "how much did the provision exceed
+        # write-offs": a line printed as a deduction ("( 150 )") is taken off by its amount;
+        # its sign says it is taken off, and subtracting the sign too would add it back.
+        operands[0] = replace(operands[0], value=-operands[0].value)
     result = compute("percent_change" if percent else "difference", operands)
     if result is None:
         return _cannot_combine(first, second)
@@ -277,6 +283,10 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
         gap = f"is lower by {size}" if value >= 0 else f"is not lower but higher, by {size}"
         gap = f"{_label(first)} {gap}"
         return _done(notes, [f"{opening}: {gap}."], plan.note)
+    if across and deducted:
+        amount = format_value(operands[0].value, operands[0].unit)
+        taken = f"{_label(operands[0])} taken off as the {amount} it deducts"
+        return _done(notes, [f"{opening}: a difference of {change} ({taken})."], plan.note)
     if across:
         return _done(notes, [f"{opening}: a difference of {change}."], plan.note)
     # A cost in brackets grows as its figure falls: the movement is said in the line's terms.

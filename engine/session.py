@@ -29,6 +29,8 @@ from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
 
 _CHANGES = ("difference", "percent_change")
+# What is left of a whole once a share of it is taken ("and the rest?").
+_REST = frozenset({"rest", "remainder", "remaining"})
 _YEAR = re.compile(r"FY\d{4}")
 SCOPE = "the conversation's scope"
 
@@ -79,6 +81,9 @@ class ConversationSession:
     def resolve(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]]:
         """Fill the slots the current question leaves open; say which and from where."""
         carried: list[Carried] = []
+        rest = self._the_rest(intent)
+        if rest is not None:
+            return rest
         if intent.ambiguous and intent.follow_up and _bare_total(intent):
             # "And the total?" right after figures: their sum, not a line with "total" in
             # its label (a total line is asked by its name, or with a period).
@@ -91,6 +96,8 @@ class ConversationSession:
             intent = self._settled_by_conversation(intent, carried)
         if intent.ambiguous:
             intent = self._settled_by_figure_on_hand(intent, carried)
+        if intent.ambiguous and intent.follow_up and _elliptical(intent.question):
+            intent = self._settled_by_the_line_on_hand(intent, carried)
         if intent.ambiguous:
             intent = self._settled_by_reply(intent)
         if intent.kind == "unsupported" or intent.ambiguous:
@@ -223,6 +230,30 @@ class ConversationSession:
                 return resolved.with_(**moved[0]), (*kept, *moved[1])
             return resolved.with_(referent="?"), tuple(carried)
         return resolved, tuple(carried)
+
+    def _the_rest(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]] | None:
+        """ "And the rest?", "what was the remainder?" right after a share of a whole: the
+        whole less the part, in the share's period. Only when the question names no line but
+        that whole, and the share was answered."""
+        if not self.turns or _REST.isdisjoint(words(intent.question)):
+            return None
+        last = self.turns[-1]
+        asked = last.intent
+        shared = asked.operation in _SHARES and len(asked.metrics) == 2
+        if not shared or len(asked.periods) != 1 or last.status != "found":
+            return None
+        part, whole = asked.metrics
+        if set(intent.metrics) - {whole} or intent.periods not in ((), asked.periods):
+            return None
+        number = len(self.turns)
+        carried = [Carried("entity", e, number, last.question) for e in asked.entities[:1]]
+        carried += [Carried("metric", m, number, last.question) for m in (whole, part)]
+        carried.append(Carried("period", asked.periods[0], number, last.question))
+        rest = intent.with_(
+            kind="comparison", operation="difference", entities=asked.entities,
+            metrics=(whole, part), periods=asked.periods, ambiguous=(), qualifiers=(), loose=(),
+        )  # fmt: skip
+        return rest, tuple(carried)
 
     def _change_moved(self, step: int) -> tuple[dict[str, object], list[Carried]] | None:
         """ "And the subsequent year, what was that change?": the latest change an answer
@@ -636,6 +667,28 @@ class ConversationSession:
             return intent.with_(metrics=(*intent.metrics, choices[0][0]), ambiguous=())
         return intent
 
+    def _settled_by_the_line_on_hand(self, intent: Intent, carried: list[Carried]) -> Intent:
+        """ "And the low?" after "the june 30 high", "and basic?" after diluted earnings per
+        share, "and at the end of 2018?" after the year-end obligation: an elliptical follow-up
+        names the word that changes, and the line meant keeps every other word of the line the
+        conversation is on. Of the figures offered, the one whose words the question did not
+        say are all that line's words is meant, when exactly one is."""
+        if len(intent.ambiguous) != 1 or intent.ambiguous[0].slot != "metric":
+            return intent
+        for number, turn in self._recent():
+            if not turn.intent.metrics:
+                continue
+            if turn.status != "found" or len(turn.intent.metrics) != 1:
+                return intent
+            said = set(words(intent.question))
+            kept = set(words(turn.intent.metrics[0]))
+            fits = [c for c in intent.ambiguous[0].choices if set(words(c)) - said <= kept]
+            if len(fits) != 1:
+                return intent
+            carried.append(Carried("metric", fits[0], number, turn.question))
+            return intent.with_(metrics=(*intent.metrics, fits[0]), ambiguous=())
+        return intent
+
     def _settled_by_result(self, intent: Intent) -> Intent:
         """ "This 2005 exercise price" read as a choice of figures: the named result's own
         metric among them settles it (the conversation's figure, not a guess)."""
@@ -1035,6 +1088,14 @@ class ConversationSession:
     def _recent(self) -> Iterable[tuple[int, Remembered]]:
         for index in range(len(self.turns) - 1, -1, -1):
             yield index + 1, self.turns[index]
+
+
+def _elliptical(question: str) -> bool:
+    """ "And the low?", "what about basic?": a question that opens by leaning on the one before
+    it, naming only what changes. A question of its own ("what was the balance in 2017?")
+    does not lean so, and a figure it names in part is asked back."""
+    said = words(question)
+    return said[:1] == ["and"] or (said[1:2] == ["about"] and said[0] in ("what", "how"))
 
 
 def _bare_total(intent: Intent) -> bool:

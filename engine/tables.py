@@ -168,6 +168,7 @@ _ABOUT_WORDS = {"summary", "reconciliation", "activity", "changes", "rollforward
                 "disaggregation"}  # fmt: skip
 _TABLE_WORDS = _ABOUT_WORDS | {"table", "results", "components", "following", "details",
                                "breakdown", "notes", "list", "information"}  # fmt: skip
+_AMOUNT_HEADS = {"amount", "amounts", "balance", "balances", "value", "values"}
 _CLAUSE_WORDS = {"if", "when", "is", "are", "was", "were", "be", "been", "we", "it"}
 # "the beginning and ending amounts of X": the moments of a roll-forward, not its subject.
 _MOMENTS = re.compile(r"^(?:(?:the|our)\s+)?beginning\s+and\s+ending\s+\w+\s+of\s+")
@@ -249,6 +250,9 @@ def _subject(text: str) -> str:
     if len(phrase) == 1 and phrase[0] in _ABOUT_WORDS:
         rest = " ".join(words[stop + 1 :]) if words[stop : stop + 1] in (["of"], ["in"]) else ""
         return _subject(_MOMENTS.sub("", rest)) if rest else ""
+    if phrase[-1:] and phrase[-1] in _AMOUNT_HEADS and words[stop : stop + 1] == ["of"]:
+        # "the carrying amount of goodwill": an amount of something names that thing.
+        return _subject(" ".join(words[stop + 1 :])) or " ".join(phrase)
     if not 1 <= len(phrase) <= 6 or any(c.isdigit() for w in phrase for c in w):
         return ""
     if _CLAUSE_WORDS & set(phrase) or _TABLE_WORDS & set(phrase[:1]):
@@ -294,17 +298,28 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
     bare_lines = _period_lines(lines) if dated_lines else set()
     closing = _closing_line(lines) if caption else None
     steps_in = _bridged_period(lines) if down_the_side else None
+    moved_in = _roll_forward_years(lines) if dated_lines and not down_the_side else {}
+    # A roll-forward's balances, each its year's: one line by year ("Balance severance").
+    rolled = {at for at, (label, _, _) in enumerate(lines) if moved_in and _period(label)}
     balance = _balance_name(lines[0][0], closing) if closing else ""
     title = _dated_title(rows[:body_start], periods)
     facts: list[TableFact] = []
-    for label, section, values in lines:
+    for at, (label, section, values) in enumerate(lines):
         name = _line_name(label, section, len(sections_of[label]) > 1)
-        own = (_period(label) or steps_in) if dated_lines else None
+        # A line may say its own scale ("Free cash flow ( in thousands )"), and an amount per
+        # share is never in the table's thousands or millions ("in millions, except per share").
+        own_scale = _bracketed_scale(label)
+        if own_scale:
+            name = _unscaled(name) or name
+        per_share = bool(_PER_SHARE.search(label))
+        own = (_period(label) or steps_in or moved_in.get(at)) if dated_lines else None
         bare = label in bare_lines
         if own is not None:
             name = _without_year(name)
         if balance and label in (lines[0][0], closing):
             name = balance
+        if at in rolled:
+            name = _TRAILING_AT.sub("", _without_year(name, keep=False)) or name
         for index, parsed in enumerate(values, start=1):
             period = periods[index] if index < len(periods) else None
             period = period or own or ("" if down_the_side else None)
@@ -326,16 +341,40 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
                 alias = f"{metric} {title}"
             # A roll-forward's closing balance is what its subject amounts to at that date.
             named = caption if label == closing else ""
+            if at in rolled and caption:
+                # Each column's balance is what the subject amounts to in that column.
+                named = f"{caption} {qualifiers[index]}".strip()
             facts.append(
                 TableFact(
                     metric=metric,
                     period=period or "",
                     value=value,
-                    unit="%" if percent else scales[index] if index < len(scales) else scale,
+                    unit=_unit(percent, per_share, own_scale, scales, index, scale),
                     aliases=tuple(a for a in (alias, named) if a),
                 )
             )
     return _unique(facts)
+
+
+_BRACKETED_SCALE = re.compile(r"\(\s*(?:in\s+)?(thousands|millions|billions)\s*\)", re.IGNORECASE)
+_PER_SHARE = re.compile(r"\bper\s+(?:\w+\s+){0,2}share\b", re.IGNORECASE)
+
+
+def _bracketed_scale(label: str) -> str:
+    found = _BRACKETED_SCALE.search(label)
+    return found.group(1).lower().removesuffix("s") if found else ""
+
+
+def _unit(
+    percent: bool, per_share: bool, own: str, scales: Sequence[str], index: int, scale: str
+) -> str:
+    """A figure's unit: a percent; else the line's own scale, none for an amount per share,
+    else its column's scale (the table's)."""
+    if percent:
+        return "%"
+    if own or per_share:
+        return own
+    return scales[index] if index < len(scales) else scale
 
 
 def _dated_title(header: Sequence[Sequence[str]], periods: Sequence[str | None]) -> str:
@@ -422,6 +461,25 @@ def _bridged_period(lines: Sequence[tuple[str, str, Sequence[object]]]) -> str |
     if any(_period(label) is not None for label, _, _ in lines[1:-1]):
         return None
     return closing
+
+
+def _roll_forward_years(lines: Sequence[tuple[str, str, Sequence[object]]]) -> dict[int, str]:
+    """The year each movement of a roll-forward over several years falls in, by line: its
+    balances dated in the lines ("Balance at December 31, 2018" ... "Balance at December 31,
+    2020", alike but for the year, one year apart) and the undated lines between two of them
+    ("Acquisitions", "Impairment") what moved the balance during the later one's year. A
+    movement named in two years ("Charges") is then a figure of each. Empty for any other
+    table."""
+    dated = [(at, _period(label)) for at, (label, _, _) in enumerate(lines) if _period(label)]
+    names = {_without_year(lines[at][0]).lower() for at, _ in dated}
+    years = [int(str(period)[-4:]) for _, period in dated]
+    apart = all(later - earlier == 1 for earlier, later in pairwise(years))
+    if len(dated) < 3 or len(names) != 1 or not apart:
+        return {}
+    moved: dict[int, str] = {}
+    for (start, _), (end, closing) in pairwise(dated):
+        moved.update({at: str(closing) for at in range(start + 1, end)})
+    return moved
 
 
 def _moment_free(label: str) -> list[str]:

@@ -2,7 +2,9 @@
 """Invented 10-K-like report pages, each with a conversation of 4-6 turns in an analyst's
 wording (issue 12, ADR 0068): a segment table, a roll-forward, a performance graph on a base of
 100, quarters across the top, change and percent columns, bracketed negatives, thousands beside
-millions, years down the side, figures stated only in the text. Nothing here comes from a data
+millions, years down the side, figures stated only in the text. A second round of 15 pages
+(ADR 0074) follows the first 17: price, tax-rate and debt tables, roll-forwards by column,
+per-share rows, scales in the row labels, minus signs and "2019 vs 2018 % change" columns. Nothing here comes from a data
 set; the pages, companies and figures are made up.
 
 Each page is a dialogue in the shape engine/evaluate/convfinqa.py reads (table, text before and
@@ -451,5 +453,416 @@ P(
             "divide(33118, 110048)",
         ),
         ("what was product revenue's growth rate?", 0.0947, "divide(7285, 76930)"),
+    ],
+)
+
+
+# Round two (ADR 0074): a quarterly price table, a tax-rate reconciliation, debt with its rates,
+# a pension roll-forward, buy-backs by month, per-share rows, a corporate line, years as rows,
+# reserve and goodwill roll-forwards by column, figures in the text, scales in the row labels,
+# minus signs, "2019 vs 2018 % change" columns, a liquidity table and operating statistics.
+
+P(
+    "STKPX/2019",
+    [
+        ["quarter ended", "high", "low", "dividends declared"],
+        ["march 31 2019", "$ 48.20", "$ 41.15", "$ 0.22"],
+        ["june 30 2019", "52.75", "46.30", "0.22"],
+        ["september 30 2019", "55.10", "49.85", "0.24"],
+        ["december 31 2019", "58.40", "51.60", "0.24"],
+    ],
+    "the table below sets forth the high and low sales prices of our common stock on the new york stock exchange and the dividends declared for each quarter of 2019 :",
+    "",
+    [
+        ("what was the high price in the quarter ended june 30 2019?", 52.75, "52.75"),
+        ("and the low?", 46.3, "46.30"),
+        ("what was the spread between the two?", 6.45, "subtract(52.75, 46.30)"),
+        ("what was the high in the december quarter?", 58.4, "58.40"),
+        (
+            "how much did the high rise from the march quarter to the december quarter, in percent?",
+            0.21162,
+            "subtract(58.40, 48.20), divide(#0, 48.20)",
+        ),
+        (
+            "what were dividends declared over the four quarters combined?",
+            0.92,
+            "add(0.22, 0.22), add(#0, 0.24), add(#1, 0.24)",
+        ),
+    ],
+)
+
+P(
+    "TAXR/2020",
+    [
+        ["", "2020", "2019", "2018"],
+        ["statutory federal income tax rate", "21.0 %", "21.0 %", "21.0 %"],
+        ["state income taxes net of federal benefit", "2.3", "2.1", "1.9"],
+        ["foreign rate differential", "( 1.4 )", "( 1.1 )", "( 0.8 )"],
+        ["research tax credits", "( 0.9 )", "( 0.7 )", "( 0.6 )"],
+        ["other net", "0.4", "( 0.2 )", "0.3"],
+        ["effective income tax rate", "21.4 %", "21.1 %", "21.8 %"],
+    ],
+    "a reconciliation of the statutory federal income tax rate to our effective income tax rate is as follows :",
+    "",
+    [
+        ("what was the effective tax rate in 2020?", 21.4, "21.4"),
+        ("and in 2018?", 21.8, "21.8"),
+        ("by how many points did it fall?", -0.4, "subtract(21.4, 21.8)"),
+        ("what did state income taxes add to the rate in 2019?", 2.1, "2.1"),
+        ("and research tax credits that year?", -0.7, "-0.7"),
+        (
+            "what was the effective rate less the statutory rate in 2019?",
+            0.1,
+            "subtract(21.1, 21.0)",
+        ),
+    ],
+)
+
+P(
+    "DEBT/2021",
+    [
+        ["", "interest rate", "2021", "2020"],
+        ["3.25 % senior notes due 2024", "3.25 %", "$ 500", "$ 500"],
+        ["4.10 % senior notes due 2027", "4.10 %", "750", "750"],
+        ["term loan due 2023", "2.05 %", "300", "450"],
+        ["total debt", "", "1,550", "1,700"],
+        ["less current portion", "", "( 150 )", "( 150 )"],
+        ["long-term debt", "", "$ 1,400", "$ 1,550"],
+    ],
+    "our outstanding debt at december 31 was as follows ( in millions ) :",
+    "",
+    [
+        ("what was the term loan balance at the end of 2021?", 300, "300"),
+        ("and a year earlier?", 450, "450"),
+        ("what was the decrease?", -150, "subtract(300, 450)"),
+        (
+            "what portion of total debt did the notes due 2027 make up in 2021?",
+            0.48387,
+            "divide(750, 1550)",
+        ),
+        ("what interest rate do the notes due 2024 carry?", 3.25, "3.25"),
+        ("what was total debt in 2021 less the current portion?", 1400, "subtract(1550, 150)"),
+    ],
+)
+
+P(
+    "PENS/2019",
+    [
+        ["( in millions )", "2019", "2018"],
+        ["benefit obligation at beginning of year", "$ 2,845", "$ 3,012"],
+        ["service cost", "42", "47"],
+        ["interest cost", "118", "109"],
+        ["actuarial ( gain ) loss", "265", "( 196 )"],
+        ["benefits paid", "( 131 )", "( 127 )"],
+        ["benefit obligation at end of year", "$ 3,139", "$ 2,845"],
+    ],
+    "the following table sets forth the change in the projected benefit obligation of our defined benefit pension plans :",
+    "",
+    [
+        ("what was the benefit obligation at the end of 2019?", 3139, "3139"),
+        ("and at the end of 2018?", 2845, "2845"),
+        ("by how much did it grow?", 294, "subtract(3139, 2845)"),
+        ("what were service cost and interest cost combined in 2019?", 160, "add(42, 118)"),
+        (
+            "how many times the service cost was the interest cost that year?",
+            2.80952,
+            "divide(118, 42)",
+        ),
+        ("what were benefits paid in 2018?", 127, "127"),
+    ],
+)
+
+P(
+    "REPM/2021",
+    [
+        [
+            "period",
+            "total number of shares purchased",
+            "average price paid per share",
+            "total number of shares purchased as part of publicly announced plans",
+            "approximate dollar value of shares that may yet be purchased ( in millions )",
+        ],
+        ["october 1 - october 31 2021", "412,500", "$ 63.18", "412,500", "$ 824.0"],
+        ["november 1 - november 30 2021", "388,200", "$ 66.45", "388,200", "$ 798.2"],
+        ["december 1 - december 31 2021", "295,000", "$ 68.02", "295,000", "$ 778.1"],
+        ["total", "1,095,700", "$ 65.55", "1,095,700", ""],
+    ],
+    "the following table provides information about our purchases of common stock during the quarter ended december 31 , 2021 :",
+    "",
+    [
+        ("how many shares were purchased in november?", 388200, "388200"),
+        ("at what average price per share?", 66.45, "66.45"),
+        ("and how many in december?", 295000, "295000"),
+        (
+            "how many fewer shares were bought in december than in october?",
+            117500,
+            "subtract(412500, 295000)",
+        ),
+        (
+            "what percentage of the quarter's total shares were bought in october?",
+            0.37647,
+            "divide(412500, 1095700)",
+        ),
+    ],
+)
+
+P(
+    "INCPS/2020",
+    [
+        ["( in thousands except per share amounts )", "2020", "2019"],
+        ["revenue", "$ 1,284,610", "$ 1,190,235"],
+        ["operating income", "187,402", "162,918"],
+        ["net income", "$ 131,775", "$ 112,640"],
+        ["basic earnings per share", "$ 3.42", "$ 2.95"],
+        ["diluted earnings per share", "$ 3.38", "$ 2.91"],
+        ["weighted average diluted shares outstanding", "38,986", "38,708"],
+    ],
+    "consolidated statements of income data :",
+    "",
+    [
+        ("what were diluted earnings per share in 2020?", 3.38, "3.38"),
+        ("and basic?", 3.42, "3.42"),
+        ("what was the difference between basic and diluted?", 0.04, "subtract(3.42, 3.38)"),
+        ("what was the operating margin in 2020?", 0.14588, "divide(187402, 1284610)"),
+        (
+            "how much did net income grow from 2019, in percent?",
+            0.16988,
+            "subtract(131775, 112640), divide(#0, 112640)",
+        ),
+    ],
+)
+
+P(
+    "SEGOI/2022",
+    [
+        ["", "2022", "2021", "2020"],
+        ["aerospace", "$ 612", "$ 548", "$ 497"],
+        ["industrial", "438", "401", "366"],
+        ["energy", "( 27 )", "45", "82"],
+        ["corporate and eliminations", "( 96 )", "( 88 )", "( 91 )"],
+        ["total operating income", "$ 927", "$ 906", "$ 854"],
+    ],
+    "segment operating income ( loss ) was as follows ( in millions ) :",
+    "",
+    [
+        ("what was operating income for aerospace in 2022?", 612, "612"),
+        ("and for industrial?", 438, "438"),
+        ("what was their combined total?", 1050, "add(612, 438)"),
+        ("what did the energy segment earn in 2021?", 45, "45"),
+        ("and in 2022?", -27, "-27"),
+        (
+            "what portion of total operating income came from aerospace in 2022?",
+            0.66019,
+            "divide(612, 927)",
+        ),
+    ],
+)
+
+P(
+    "YRROWS/2018",
+    [
+        ["year", "net sales", "gross margin", "net earnings", "capital expenditures"],
+        ["2018", "$ 3,842", "$ 1,305", "$ 402", "$ 188"],
+        ["2017", "3,611", "1,214", "371", "165"],
+        ["2016", "3,390", "1,122", "318", "171"],
+    ],
+    "selected financial data ( in millions ) :",
+    "",
+    [
+        ("what were net sales in 2017?", 3611, "3611"),
+        ("and gross margin that year?", 1214, "1214"),
+        ("what was gross margin as a percentage of net sales?", 0.33619, "divide(1214, 3611)"),
+        (
+            "what was the average capital expenditure over 2016 to 2018?",
+            174.66667,
+            "add(188, 165), add(#0, 171), divide(#1, const_3)",
+        ),
+        ("what was the change in net earnings from 2016 to 2018?", 84, "subtract(402, 318)"),
+    ],
+)
+
+P(
+    "RESTR/2019",
+    [
+        ["", "severance", "facility closure", "other", "total"],
+        ["balance at december 31 2017", "$ 12.4", "$ 3.1", "$ 0.8", "$ 16.3"],
+        ["charges", "18.6", "5.2", "1.4", "25.2"],
+        ["cash payments", "( 20.1 )", "( 4.0 )", "( 1.6 )", "( 25.7 )"],
+        ["balance at december 31 2018", "10.9", "4.3", "0.6", "15.8"],
+        ["charges", "6.2", "2.5", "0.3", "9.0"],
+        ["cash payments", "( 11.8 )", "( 3.9 )", "( 0.7 )", "( 16.4 )"],
+        ["balance at december 31 2019", "$ 5.3", "$ 2.9", "$ 0.2", "$ 8.4"],
+    ],
+    "activity in our restructuring reserve was as follows ( in millions ) :",
+    "",
+    [
+        ("what was the total restructuring reserve at december 31 2019?", 8.4, "8.4"),
+        ("and at december 31 2018?", 15.8, "15.8"),
+        ("what was the decline?", -7.4, "subtract(8.4, 15.8)"),
+        ("what portion of the 2019 balance was severance?", 0.63095, "divide(5.3, 8.4)"),
+        ("what was the severance balance at december 31 2017?", 12.4, "12.4"),
+    ],
+)
+
+P(
+    "GWILL/2020",
+    [
+        ["", "consumer", "commercial", "total"],
+        ["balance as of december 31 2018", "$ 1,204", "$ 862", "$ 2,066"],
+        ["acquisitions", "145", "—", "145"],
+        ["foreign currency translation", "( 12 )", "( 7 )", "( 19 )"],
+        ["balance as of december 31 2019", "1,337", "855", "2,192"],
+        ["acquisitions", "—", "310", "310"],
+        ["impairment", "—", "( 95 )", "( 95 )"],
+        ["foreign currency translation", "18", "9", "27"],
+        ["balance as of december 31 2020", "$ 1,355", "$ 1,079", "$ 2,434"],
+    ],
+    "the changes in the carrying amount of goodwill by segment were as follows ( in millions ) :",
+    "",
+    [
+        ("what was goodwill of the commercial segment at the end of 2020?", 1079, "1079"),
+        ("and at the end of 2019?", 855, "855"),
+        ("what was the increase?", 224, "subtract(1079, 855)"),
+        (
+            "what was that as a percentage of the 2019 balance?",
+            0.26199,
+            "subtract(1079, 855), divide(#0, 855)",
+        ),
+        (
+            "what share of total goodwill did the consumer segment hold at the end of 2020?",
+            0.5567,
+            "divide(1355, 2434)",
+        ),
+    ],
+)
+
+P(
+    "TXTREV/2021",
+    [
+        ["", "2021", "2020"],
+        ["employees at year end", "8,450", "7,910"],
+        ["retail locations", "312", "287"],
+    ],
+    "fiscal 2021 overview . revenue increased 12 % to $ 4.2 billion in fiscal 2021 , compared with $ 3.75 billion in fiscal 2020 . operating income rose to $ 610 million from $ 540 million a year earlier . other operating data :",
+    "",
+    [
+        ("what was revenue in fiscal 2021?", 4.2, "4.2"),
+        ("and in 2020?", 3.75, "3.75"),
+        ("what was the change?", 0.45, "subtract(4.2, 3.75)"),
+        ("how many employees were there at the end of 2020?", 7910, "7910"),
+        (
+            "what was the percentage growth in headcount in 2021?",
+            0.06827,
+            "subtract(8450, 7910), divide(#0, 7910)",
+        ),
+    ],
+)
+
+P(
+    "KPIS/2019",
+    [
+        ["", "2019", "2018"],
+        ["net cash from operations ( in thousands )", "$ 48,216", "$ 41,905"],
+        ["free cash flow ( in thousands )", "22,710", "-3,415"],
+        ["backlog ( in millions )", "$ 612.5", "$ 540.2"],
+        ["employees", "1,845", "1,702"],
+    ],
+    "key performance indicators :",
+    "",
+    [
+        ("what was free cash flow in 2018?", -3415, "-3415"),
+        ("and in 2019?", 22710, "22710"),
+        ("what was the change?", 26125, "subtract(22710, -3415)"),
+        ("what was backlog at the end of 2019?", 612.5, "612.5"),
+        (
+            "what was the percent increase from 2018?",
+            0.13384,
+            "subtract(612.5, 540.2), divide(#0, 540.2)",
+        ),
+    ],
+)
+
+P(
+    "SUBS/2019",
+    [
+        [
+            "( in millions )",
+            "2019",
+            "2018",
+            "2017",
+            "2019 vs 2018 % change",
+            "2018 vs 2017 % change",
+        ],
+        ["subscription revenue", "$ 1,420", "$ 1,185", "$ 968", "20 %", "22 %"],
+        ["professional services", "215", "230", "241", "( 7 ) %", "( 5 ) %"],
+        ["total revenue", "$ 1,635", "$ 1,415", "$ 1,209", "16 %", "17 %"],
+    ],
+    "revenue by type :",
+    "",
+    [
+        ("what was subscription revenue in 2018?", 1185, "1185"),
+        ("and in 2017?", 968, "968"),
+        ("what was the change?", 217, "subtract(1185, 968)"),
+        (
+            "what share of total revenue was subscription revenue in 2019?",
+            0.8685,
+            "divide(1420, 1635)",
+        ),
+        ("and how much of total revenue was the rest?", 215, "subtract(1635, 1420)"),
+    ],
+)
+
+P(
+    "LIQ/2020",
+    [
+        ["( in millions )", "december 31 2020", "december 31 2019"],
+        ["cash and cash equivalents", "$ 845", "$ 612"],
+        ["short-term investments", "230", "305"],
+        ["total current assets", "2,910", "2,655"],
+        ["total current liabilities", "1,455", "1,380"],
+        ["working capital", "1,455", "1,275"],
+    ],
+    "liquidity :",
+    "",
+    [
+        ("what were total current assets at the end of 2020?", 2910, "2910"),
+        ("and total current liabilities?", 1455, "1455"),
+        ("how many times current liabilities were current assets?", 2.0, "divide(2910, 1455)"),
+        ("what were cash and short-term investments combined in 2020?", 1075, "add(845, 230)"),
+        (
+            "what was the average of cash and cash equivalents over the two year-ends?",
+            728.5,
+            "add(845, 612), divide(#0, const_2)",
+        ),
+    ],
+)
+
+P(
+    "AIRL/2018",
+    [
+        ["", "2018", "2017"],
+        ["revenue passenger miles ( millions )", "98,450", "93,120"],
+        ["available seat miles ( millions )", "117,300", "112,850"],
+        ["passenger load factor", "83.9 %", "82.5 %"],
+        ["fuel gallons consumed ( millions )", "1,712", "1,655"],
+        ["average fuel price per gallon", "$ 2.21", "$ 1.94"],
+    ],
+    "operating statistics :",
+    "",
+    [
+        ("what were revenue passenger miles in 2018?", 98450, "98450"),
+        ("and available seat miles?", 117300, "117300"),
+        ("what is the first divided by the second?", 0.8393, "divide(98450, 117300)"),
+        (
+            "what was the change in the average fuel price per gallon from 2017?",
+            0.27,
+            "subtract(2.21, 1.94)",
+        ),
+        ("what is that change as a percent of the 2017 price?", 0.13918, "divide(0.27, 1.94)"),
+        (
+            "and fuel gallons consumed in 2018 times the 2018 price?",
+            3783.52,
+            "multiply(1712, 2.21)",
+        ),
     ],
 )
