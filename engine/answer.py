@@ -28,6 +28,7 @@ from engine.gate import SecurityGate
 from engine.grounding import Grounder, cites, lists_amounts, sentences, states_figure
 from engine.intent import LOOSE_WORDS_FOR_NARRATIVE, Intent
 from engine.measures import (
+    Linkable,
     Measure,
     cannot_expand,
     expand,
@@ -339,7 +340,7 @@ class _Run:
                 yield from self._structured(plan, vocabulary)
 
     def _reading(
-        self, scope: str | None, linkable: Any, known: Vocabulary, vocabulary: Vocabulary
+        self, scope: str | None, linkable: Linkable, known: Vocabulary, vocabulary: Vocabulary
     ) -> _Reading:
         """The question read with this company as its scope (or none). How it reads depends
         on its text, the scope, the clearance and what the store holds, nothing else (never
@@ -359,7 +360,7 @@ class _Run:
         return reading
 
     def _in_the_conversations_company(
-        self, intent: Intent, linkable: Any, known: Vocabulary, vocabulary: Vocabulary
+        self, intent: Intent, linkable: Linkable, known: Vocabulary, vocabulary: Vocabulary
     ) -> Intent:
         """A figure asked by a word of its label ("and equity?") in an unscoped conversation
         about one company reads as a scoped question would: among that company's own line

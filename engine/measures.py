@@ -10,7 +10,6 @@ here is a held figure, so nothing here is ever offered as one.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
@@ -109,9 +108,7 @@ def _held_as(operand: str, metrics: list[str], leads: tuple[str, ...] = _LEADS) 
 
 
 def _singular(name: str) -> tuple[str, ...]:
-    words = re.findall(r"[a-z0-9]+", name.casefold())
-    return tuple(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-                 for w in words)  # fmt: skip
+    return tuple(words(name))  # lower case, plurals folded: "Net revenues" as "net revenue"
 
 
 @dataclass(frozen=True, slots=True)
