@@ -319,6 +319,12 @@ class IntentParser:
         infix = _infix(norms, used, metric_spans) if not grammar.operation else None
         if infix is None and not grammar.operation and len(metrics) == 1:
             infix = _later_less_earlier(norms, before, used)
+        operator_first = (
+            _operator_first(norms, used, metric_spans)
+            if infix is None and not grammar.operation and not grammar.referent
+            else None
+        )
+        infix = infix or operator_first
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
@@ -421,7 +427,8 @@ class IntentParser:
             loose=tuple(dict.fromkeys(loose)),
             follow_up=not loose and not metrics,
             topic=topic,
-            referent=grammar.referent or _unnamed_part(norms, grammar, metrics, loose),
+            referent=grammar.referent
+            or ("result" if operator_first else _unnamed_part(norms, grammar, metrics, loose)),
             referent_first=grammar.referent_first,
             constants=grammar.constants,
             nested=grammar.nested,
@@ -1375,6 +1382,27 @@ def _infix(
     return INFIX[operators[0]]
 
 
+# Of the operator words, those a follow-up may open on, the figure on hand before them ("less
+# capex?", "over revenue?"); "to" and "times" open other questions ("to 2023?", "times
+# interest earned").
+_OPENING_OPERATORS = frozenset(INFIX) - lexicon("to times")
+
+
+def _operator_first(
+    norms: Sequence[str], used: list[bool], spans: Sequence[tuple[int, int]]
+) -> Operation | None:
+    """ "Less capital expenditure?", "and over revenue?": a question that opens on an operator
+    word and then names one figure sets the figure on hand (the session's last result) against
+    it; nothing but filler may stand before the operator, nor after the line but a period."""
+    if len(spans) != 1:
+        return None
+    before = [i for i in range(spans[0][0]) if norms[i] not in _LEADING or norms[i] in INFIX]
+    if len(before) != 1 or norms[before[0]] not in _OPENING_OPERATORS or used[before[0]]:
+        return None
+    used[before[0]] = True
+    return INFIX[norms[before[0]]]
+
+
 def _later_less_earlier(
     norms: Sequence[str], periods: list[bool], used: list[bool]
 ) -> Operation | None:
@@ -1393,7 +1421,9 @@ def _later_less_earlier(
     return "difference"
 
 
-_LEADING = lexicon("and so then what whats what's is was it s") | {
+# Words a question may open on before its whole: filler, and the denominator phrases' words
+# ("as a share of"; "over" is read as one by the grammar on its own, "and over revenue?").
+_LEADING = lexicon("and so then what whats what's is was it s over") | {
     w for phrase in arithmetic.DENOMINATOR for w in phrase
 }
 

@@ -450,6 +450,12 @@ def _extreme(plan: Plan, facts: list[Fact]) -> Rendered:
 def _trend(plan: Plan, facts: list[Fact]) -> Rendered:
     notes = _Citations()
     facts = sorted(facts, key=lambda f: (f.entity, f.metric, f.period))
+    if len(facts) == 1:
+        # One period of the range held: said as a lookup is ("X in FY2021 was ..."); the
+        # plan's note names the periods it does not hold.
+        (fact,) = facts
+        said = f"{_label(fact)} was {format_value(fact.value, fact.unit)} {notes.cite(fact)}."
+        return _done(notes, [said], plan.note)
     series = "; ".join(
         f"{f.period}: {format_value(f.value, f.unit)} {notes.cite(f)}" for f in facts
     )

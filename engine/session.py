@@ -410,6 +410,17 @@ class ConversationSession:
         described = _loose_within(asked.loose, metrics, said=turn.question)
         if metrics and not described and not dated:
             return resolved.with_(referent=""), tuple(carried)
+        if _two_lines_of_one_period(asked, figure, metrics, periods):
+            # "Less capex?" after one fact: that fact's line and the one named, in its period,
+            # as if both had been named ("operating cash flow less capex in 2023"), so that
+            # "and in 2022?" then takes both lines to the other year, not the one named alone.
+            assert figure.metric is not None
+            lines = (figure.metric, *metrics) if asked.referent_first else (*metrics, figure.metric)
+            kept = [c for c in kept if c.slot != "metric"]
+            kept.append(Carried("metric", figure.metric, number, turn.question))
+            return resolved.with_(
+                metrics=lines, periods=periods, loose=(), kind="comparison", referent=""
+            ), tuple(kept)
         kept.append(Carried("result", _result_words(figure), number, turn.question, figure))
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
             kept
@@ -1320,4 +1331,22 @@ def _share_of_a_share(asked: Intent, resolved: Intent, figure: Figure) -> bool:
         and resolved.operation in _SHARES
         and figure.kind == "computed"
         and figure.role_or_kind in _ROLES_NAMED["share"]
+    )
+
+
+def _two_lines_of_one_period(
+    asked: Intent, figure: Figure, metrics: tuple[str, ...], periods: tuple[str, ...]
+) -> bool:
+    """Whether an earlier result the question sets against a named line is one fact of
+    the same company and period: the two are that period's two lines."""
+    return (
+        figure.kind == "fact"
+        and bool(figure.metric)
+        and asked.referent == "result"
+        and len(metrics) == 1
+        and metrics[0] != figure.metric
+        and len(periods) == 1
+        and periods[0] == figure.period
+        and not asked.constants
+        and not asked.entities
     )

@@ -31,6 +31,16 @@ def test_a_range_partly_held_answers_the_held_years_and_names_the_rest() -> None
     assert "FY2030 or FY2033" in answer.text
 
 
+def test_a_range_of_which_one_year_is_held_reads_as_that_years_figure() -> None:
+    answer = answer_question(
+        "What was Quarry Lane's gravel output from FY2033 to FY2035?", STORE, MockProvider()
+    )
+
+    assert answer.status == "found"
+    assert answer.text.startswith("Quarry Lane's Gravel output in FY2034 was 34 tonnes [1].")
+    assert "FY2033 or FY2035" in answer.text
+
+
 def test_a_range_wholly_held_names_nothing_missing() -> None:
     answer = answer_question(
         "What was Quarry Lane's gravel output from FY2031 to FY2032?", STORE, MockProvider()
