@@ -346,11 +346,13 @@ class IntentParser:
         generic = _generic_nouns(metrics) | subject
         if linked & AMOUNT_HEADS:
             linked |= AMOUNT_HEADS  # "the amortization cost" of "amortization amount"
-        for word, norm, taken in zip(texts, norms, used, strict=True):
+        opening = _opening_comparison(norms)
+        for at, (word, norm, taken) in enumerate(zip(texts, norms, used, strict=True)):
             if not taken:
                 leftover.append(norm)
                 if (
-                    norm not in NOT_CONTENT
+                    at != opening
+                    and norm not in NOT_CONTENT
                     and not norm[0].isdigit()
                     and norm not in linked
                     and norm not in generic
@@ -385,6 +387,8 @@ class IntentParser:
             or infix
             or _operation(seen, families, frame, len(entities), len(metrics))
         )
+        if operation is None and _by_how_much(norms):
+            operation = "difference"
         if operation is None and count and not seen.isdisjoint(SUM):
             operation = "sum"  # "the total for the three years"
         # Counted back ("over the last three years") reads as a trend unless a word asks one.
@@ -1276,6 +1280,24 @@ def _operations(leftover: list[str], seen: frozenset[str]) -> set[str]:
     return families
 
 
+def _opening_comparison(norms: Sequence[str]) -> int:
+    """ "Compared with 2022?", "and compared to the prior year?": a follow-up that opens on
+    "compared" sets the figure on hand against what it names; there the word is the
+    comparison, not a content word (elsewhere "as compared to" still counts as one)."""
+    at = 1 if norms[:1] == ["and"] else 0
+    return at if norms[at : at + 1] == ["compared"] else -1
+
+
+_THAN_OR = lexicon("than or")
+_BY_HOW_MUCH = tuple(normalise_word(w) for w in ("by", "how", "much"))
+
+
+def _by_how_much(norms: Sequence[str]) -> bool:
+    """ "By how much?", "by how much did it fall?": the size of the gap between figures."""
+    n = len(_BY_HOW_MUCH)
+    return any(tuple(norms[i : i + n]) == _BY_HOW_MUCH for i in range(len(norms) - n + 1))
+
+
 def _operation(
     seen: frozenset[str],
     families: set[str],
@@ -1312,9 +1334,10 @@ def _operation(
     periods = max(len(frame.periods), frame.relative_last or 0)
     many = periods > 1 or n_entities > 1 or n_metrics > 1
     if not seen.isdisjoint(HIGHER_OR_LOWER) and (
-        not seen.isdisjoint(WHICH) or ("than" in seen and many)
+        not seen.isdisjoint(WHICH) or (not seen.isdisjoint(_THAN_OR) and many)
     ):
-        # "which was larger", and "was A greater than B?": the comparison answers both.
+        # "which was larger", "was A greater than B?", "was it higher in 2022 or 2023?": the
+        # comparison answers both.
         return "higher" if not seen.isdisjoint(HIGHER) else "lower"
     if not seen.isdisjoint(SUPERLATIVES) and n_metrics == 1 and n_entities <= 1 and not periods:
         # "What was the highest service revenue?": of the periods held, the one it peaked in.

@@ -1,0 +1,68 @@
+"""Comparisons an analyst says in few words: "was it higher in 2023 or 2022?" names the
+higher, "by how much?" then gives the gap, and "compared with 2022?" after a figure is the
+change from that year (ADR 0081)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from engine.store import InMemoryStore
+from tests.engine.pages import ask_on_page, table_page
+
+OWNER = "Tidewater Mills"
+
+
+@pytest.fixture(scope="module")
+def page() -> InMemoryStore:
+    return table_page(
+        OWNER,
+        [
+            ["( in thousands )", "2023", "2022"],
+            ["freight revenue", "88,400", "91,250"],
+            ["cash provided by operating activities", "12,600", "10,900"],
+        ],
+    )
+
+
+def _computed(answer) -> list[Decimal]:  # type: ignore[no-untyped-def]
+    return [f.value for f in answer.figures if f.kind == "computed"]
+
+
+def test_higher_in_one_year_or_the_other_names_the_higher(page: InMemoryStore) -> None:
+    (answer,) = ask_on_page(page, OWNER, "was freight revenue higher in 2023 or 2022?")
+
+    assert answer.status == "found"
+    assert answer.text.startswith("Tidewater Mills's freight revenue in FY2022 is the higher")
+
+
+def test_by_how_much_after_a_comparison_is_the_gap(page: InMemoryStore) -> None:
+    _, gap = ask_on_page(
+        page, OWNER, "was freight revenue higher in 2023 or 2022?", "by how much?"
+    )
+
+    assert gap.status == "found"
+    assert _computed(gap) == [Decimal("-2850")]  # 2022 to 2023
+
+
+def test_how_much_is_a_line_named_with_by_is_still_its_figure(page: InMemoryStore) -> None:
+    (answer,) = ask_on_page(
+        page, OWNER, "how much is the cash provided by operating activities in 2023?"
+    )
+
+    assert answer.status == "found"
+    assert not _computed(answer)
+    assert [f.value for f in answer.figures] == [Decimal("12600")]
+
+
+@pytest.mark.parametrize("follow_up", ["compared with 2022?", "and compared to 2022?"])
+def test_compared_with_a_year_after_a_figure_is_the_change_from_it(
+    page: InMemoryStore, follow_up: str
+) -> None:
+    _, compared = ask_on_page(
+        page, OWNER, "what was cash provided by operating activities in 2023?", follow_up
+    )
+
+    assert compared.status == "found"
+    assert _computed(compared) == [Decimal("1700")]
