@@ -117,6 +117,8 @@ def _grammar(plan: Plan, facts: list[Fact], results: Sequence[Carried]) -> Rende
         return _nested(plan, facts, notes)
     if operation == "restate":
         return _restated(intent.question, results, notes)
+    if operation in ("higher", "lower") and not facts and not intent.constants:
+        return _higher_of_results(plan, results, notes)
     given = [
         Operand.of_figure(r.figure, f"from your question {r.from_turn}")
         for r in results
@@ -137,8 +139,35 @@ def _grammar(plan: Plan, facts: list[Fact], results: Sequence[Carried]) -> Rende
         return Rendered("not_found", "These figures cannot be combined that way "
                         "(different units, or a zero base).")  # fmt: skip
     written = _written(operation, operands, shown)
-    notes.add(figure)
-    sentence = f"The {figure.role} is {figure.display}: {written}."
+    display = notes.add(figure)
+    if operation == "difference" and all(o.unit == PERCENT_UNIT for o in operands):
+        # Two percents set against each other differ by points, not by a percent of either.
+        display = f"{display.removesuffix('%')} percentage points"
+    sentence = f"The {figure.role} is {display}: {written}."
+    return _done(notes, [sentence], plan.note)
+
+
+def _higher_of_results(plan: Plan, results: Sequence[Carried], notes: _Citations) -> Rendered:
+    """ "Which is higher?" after two answers that each worked out one result of a kind (two
+    companies' margins): the higher (or lower) of those results, each said with what it was
+    worked out from and the question that gave it."""
+    given = [(r, r.figure) for r in results if r.figure is not None]
+    if len(given) != 2 or given[0][1].unit != given[1][1].unit:
+        return Rendered("clarify", "Which two figures should I compare? Name them.")
+    pick = max if plan.operation == "higher" else min
+    winner = pick(given, key=lambda pair: pair[1].value)
+    other = given[1] if winner is given[0] else given[0]
+
+    def said(pair: tuple[Carried, Figure]) -> str:
+        result, figure = pair
+        return f"{notes.add(figure)} ({figure.label}, from your question {result.from_turn})"
+
+    word = "higher" if plan.operation == "higher" else "lower"
+    if winner[1].value == other[1].value:
+        sentence = f"The two are equal: {said(winner)} and {said(other)}."
+    else:
+        role = winner[1].role_or_kind
+        sentence = f"Of the two {role}s, {said(winner)} is the {word}, against {said(other)}."
     return _done(notes, [sentence], plan.note)
 
 

@@ -954,7 +954,11 @@ class ConversationSession:
         if intent.operation not in _ACROSS_RESULTS or _names_anything(intent):
             return None
         picked: list[tuple[int, Remembered, Figure]] = []
-        for number, turn in list(self._recent())[:2]:
+        recent = list(self._recent())
+        if recent and _compared_results(recent[0][1].intent):
+            # "Which is higher?" said of the two, then "and the difference?": the same two.
+            recent = recent[1:]
+        for number, turn in recent[:2]:
             computed = [f for f in turn.results if f.kind == "computed"]
             if turn.status != "found" or len(computed) != 1:
                 return None
@@ -1161,7 +1165,7 @@ _AMOUNT_NOUNS = frozenset(
 _SHARES = ("ratio", "percent_of")
 _POINTERS = frozenset(words("that this it"))
 _SIDE_BY_SIDE = ("higher", "lower", "difference", "sum")  # a ratio's whole is not told
-_ACROSS_RESULTS = ("difference", "sum")  # what two earlier results combine into
+_ACROSS_RESULTS = ("difference", "sum", "higher", "lower")  # what two earlier results combine into
 _DIFFERENCE = frozenset(words("difference differences differ"))
 
 
@@ -1350,3 +1354,8 @@ def _two_lines_of_one_period(
         and not asked.constants
         and not asked.entities
     )
+
+
+def _compared_results(intent: Intent) -> bool:
+    """Whether a turn set two earlier results side by side to say which is higher or lower."""
+    return intent.operation in ("higher", "lower") and intent.referent == "pair"
