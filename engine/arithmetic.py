@@ -52,6 +52,9 @@ _DENOMINATOR_AT: dict[str, tuple[tuple[str, ...], ...]] = {
     for first in dict.fromkeys(phrase[0] for phrase in DENOMINATOR)
 }
 PERCENT_WORDS = lexicon("percent percentage % pct")
+# Denominator phrases whose result is said in percent: a percentage, and a share ("R&D as a
+# share of revenue" is 9.9%, not 0.099); a proportion or a fraction stays a ratio.
+_IN_PERCENT = PERCENT_WORDS | lexicon("share")
 # Role nouns an earlier result is named by, and the roles they name.
 ROLE_NOUNS = {
     **dict.fromkeys(
@@ -544,7 +547,7 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
                 for i in range(start, end):
                     used[i] = True
                 # Of two ("the proportion of X as a percentage of Y"), the last names the whole.
-                percent = bool(set(phrase) & PERCENT_WORDS) or bool(found and found[1])
+                percent = bool(set(phrase) & _IN_PERCENT) or bool(found and found[1])
                 found = (end, percent)
                 break
     return found

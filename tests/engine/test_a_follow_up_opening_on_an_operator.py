@@ -80,3 +80,12 @@ def test_over_a_line_is_the_figure_on_hand_divided_by_it_and_carries_to_the_othe
 
     assert round(_figure(over), 4) == Decimal("0.1454")
     assert round(_figure(earlier), 4) == Decimal("0.1357")
+
+
+def test_a_share_is_said_in_percent_and_a_proportion_as_a_ratio(page: InMemoryStore) -> None:
+    asked = "what was cash provided by operating activities in 2023?"
+    _, share = ask_on_page(page, OWNER, asked, "and as a share of net sales?")
+    _, proportion = ask_on_page(page, OWNER, asked, "and as a proportion of net sales?")
+
+    assert share.text.endswith("is 14.54%.")
+    assert proportion.text.endswith("is 0.1454.")

@@ -55,7 +55,7 @@ def test_a_question_dated_as_the_sentence_dates_the_table_finds_its_figures() ->
     assert [f.value for f in coastal.figures] == [Decimal("27")]
     assert "FY2022" in coastal.text
     assert share.status == "found"
-    assert [f.value for f in share.figures if f.kind == "computed"] == [Decimal("0.3375")]
+    assert [f.value for f in share.figures if f.kind == "computed"] == [Decimal("33.75")]
     assert Decimal("80") in [f.value for f in share.figures if f.kind == "fact"]
 
 

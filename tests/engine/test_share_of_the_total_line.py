@@ -39,7 +39,7 @@ def test_a_share_of_the_total_divides_by_the_total_line() -> None:
 
     assert answer.status == "found"
     assert sorted(_facts(answer)) == [70, 200]
-    assert "0.35" in answer.text
+    assert answer.text.endswith("is 35%.")  # a share is said in percent (ADR 0081)
 
 
 def test_the_total_one_is_the_total_of_the_named_line() -> None:

@@ -364,7 +364,7 @@ def test_a_roll_forwards_balance_is_asked_by_the_subject_and_the_column() -> Non
 
     assert [value for _, value in facts(recall)] == [Decimal("2.0")]
     assert [value for _, value in facts(before)] == [Decimal("1.0")]
-    assert computed(share) == Decimal("0.75")
+    assert computed(share) == Decimal("75")  # a share, in percent (ADR 0081)
 
 
 def test_a_year_end_balance_named_once_in_a_one_year_table_keeps_its_movements_undated() -> None:
