@@ -109,8 +109,9 @@ COMPOSED_TEXT = (
     "the figures first, then what to work out from them."
 )
 COMPOUNDED_TEXT = (
-    "askapp does not work out compound annual growth rates. Ask for the change between two "
-    "years, or for the figure in each year."
+    "askapp works out a compound annual growth rate of one figure between two years, and no "
+    "other annualized figure. Ask for the growth rate of a figure between two years, or for "
+    "the figure in each year."
 )
 _UNSUPPORTED_TEXTS = {
     "forecast": UNSUPPORTED_TEXT,

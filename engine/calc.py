@@ -54,6 +54,18 @@ def _compute(
     return None
 
 
+def compound_growth(first: Decimal, last: Decimal, years: int) -> Decimal | None:
+    """The yearly rate, in percent, that grows `first` into `last` over `years` years:
+    (last / first) ** (1 / years) - 1. None where no such rate exists: no years between, or
+    a start or an end that is not above zero (a loss has no compound growth)."""
+    if years <= 0 or first <= 0 or last <= 0:
+        return None
+    with localcontext() as ctx:
+        ctx.prec = 34
+        rate = (last / first) ** (Decimal(1) / Decimal(years)) - 1
+        return _round(rate * 100)
+
+
 def _round(value: Decimal) -> Decimal:
     rounded = value.quantize(_PLACES)
     return rounded.normalize() if rounded != rounded.to_integral() else rounded.to_integral()

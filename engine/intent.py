@@ -61,6 +61,7 @@ class Intent(NamedTuple):
     pair: tuple[str, ...] = ()  # two earlier figures named at once, part first ("first", "second")
     again: str = ""  # "this percentage in 2006": an earlier calculation's role, asked again
     count: int = 0  # "those three years": how many of the conversation's periods are meant
+    compounded: bool = False  # "the CAGR": a percent change compounded yearly between two years
 
     def with_(self, **changes: Any) -> Intent:
         return self._replace(**changes)
@@ -94,6 +95,7 @@ class Intent(NamedTuple):
             "pair": list(self.pair),
             "again": self.again,
             "count": self.count,
+            "compounded": self.compounded,
         }
 
     @classmethod
@@ -125,4 +127,5 @@ class Intent(NamedTuple):
             pair=tuple(str(p) for p in data.get("pair", ())),
             again=str(data.get("again") or ""),
             count=int(data.get("count") or 0),
+            compounded=bool(data.get("compounded", False)),
         )

@@ -103,8 +103,9 @@ UNSUPPORTED = lexicon(
 AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
 
 
-# A growth rate compounded over the years ("the CAGR", "annualized growth"): the engine's
-# change between two years is not it, so it is not answered as one.
+# A growth rate compounded over the years ("the CAGR", "annualized growth"): worked out from
+# the two years' figures as a yearly rate (ADR 0081); any other compounded figure ("the
+# annualized return") is not answered.
 COMPOUNDED = lexicon("cagr compound compounded annualized annualised")
 
 
@@ -140,6 +141,7 @@ NOT_CONTENT = (
     | lexicon("compare compares versus vs")
     | SINCE
     | lexicon("terms")  # "in percentage terms", "in dollar terms": how, not what
+    | COMPOUNDED  # "the compound growth": how the growth is taken, not of what
     | frozenset({"$", "&", "%"})
 )
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
@@ -442,6 +444,7 @@ class IntentParser:
             pair=grammar.pair,
             count=count,
             again=grammar.again,
+            compounded=operation == "percent_change" and not seen.isdisjoint(COMPOUNDED),
         )
 
     def _told_of(self, loose: Sequence[str], own: _Index | None) -> tuple[str, ...] | None:
@@ -1489,6 +1492,10 @@ def _against(
     since = from_period or not seen.isdisjoint(SINCE)
     if operation in ("difference", "percent_change") and since:
         return ("against",)
+    if operation is None and since and not metrics:
+        # "And from FY2020?" after a change: the change the conversation is on, from that
+        # year to the one it ends in (the session carries the operation).
+        return ("against",)
     return ()
 
 
@@ -1551,8 +1558,8 @@ def _kind(
     n_entities, n_metrics, n_periods = counts
     if (not seen.isdisjoint(UNSUPPORTED) and not n_periods) or _counts_periods(leftover, seen):
         return "unsupported"
-    if not seen.isdisjoint(COMPOUNDED):
-        return "unsupported"
+    if not seen.isdisjoint(COMPOUNDED) and operation != "percent_change":
+        return "unsupported"  # "the annualized return": compounded, but no growth between years
     threshold = ("than" in seen and not seen.isdisjoint(HIGHER_OR_LOWER)) or not seen.isdisjoint(
         THRESHOLD
     )

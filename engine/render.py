@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from engine.arithmetic import Operand, asked_scale, combine, restated
-from engine.calc import PERCENT_UNIT, compute
+from engine.calc import PERCENT_UNIT, compound_growth, compute
 from engine.numbers import format_value
 from engine.parser import DOWNWARD, HIGHER, LOWER, UPWARD
 from engine.plan import Plan, Slot
@@ -287,6 +287,8 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
         return Rendered("clarify", "Which figure's change do you mean, and between which periods?")
     first, second = _pair(plan, facts)
     percent = plan.operation == "percent_change"
+    if percent and plan.intent.compounded:
+        return _compounded(plan, first, second)
     doubt = _percent_doubt(plan, first, second) if percent else None
     if doubt is not None:
         return doubt
@@ -323,6 +325,53 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     own = -value if negative else value
     movement = _own_movement(value, change) if negative else _movement(value, change)
     return _done(notes, [f"{_yes_or_no(plan, own)}{opening}: {movement}."], plan.note)
+
+
+def _compounded(plan: Plan, first: Fact, last: Fact) -> Rendered:
+    """ "What was the CAGR from FY2019 to FY2023?": the yearly rate that grows the first
+    year's figure into the last's, over the years between them."""
+    years = _years_between(first.period, last.period)
+    if first.entity != last.entity or first.metric != last.metric or not years:
+        return Rendered("clarify", "Between which two years should I work out the compound "
+                        "growth rate? Name the first and the last.")  # fmt: skip
+    rate = compound_growth(first.value, last.value, years)
+    if rate is None or first.unit != last.unit:
+        return Rendered(
+            "not_found",
+            f"{_label(first)} and {_label(last)} have no compound growth rate: it is worked "
+            "out only between two figures above zero, in one unit.",
+        )
+    notes = _Citations()
+    opening = _pair_sentence(notes, first, last)
+    shown = format_value(rate, PERCENT_UNIT)
+    ratio = f"{_operand(last).written()} ÷ {_operand(first).written()}"
+    notes.add(
+        Figure(
+            f"{_label(first)} to {last.period}, compound annual growth",
+            rate,
+            PERCENT_UNIT,
+            "computed",
+            (first.id, last.id),
+            display=shown,
+            metric=first.metric,
+            role="compound annual growth rate",
+            formula=f"(({ratio}) ^ (1 / {years}) − 1) × 100",
+        )
+    )
+    span = "1 year" if years == 1 else f"{years} years"
+    return _done(
+        notes, [f"{opening}: a compound annual growth rate of {shown} over {span}."], plan.note
+    )
+
+
+_A_YEAR = re.compile(r"(?:FY)?(\d{4})")
+
+
+def _years_between(first: str, last: str) -> int:
+    """The whole years from one fiscal year to a later one ("FY2019" to "FY2023": 4); 0 when
+    either is no year (a quarter, a date) or the second is not later."""
+    a, b = _A_YEAR.fullmatch(first), _A_YEAR.fullmatch(last)
+    return max(int(b.group(1)) - int(a.group(1)), 0) if a and b else 0
 
 
 def _yes_or_no(plan: Plan, moved: Decimal) -> str:

@@ -209,6 +209,9 @@ class ConversationSession:
             periods=periods,
             operation=operation,
             kind=_kind(intent, operation, entities, metrics, periods),
+            # "And from FY2020?" after a compound growth rate: that rate, from FY2020.
+            compounded=intent.compounded
+            or (operation != intent.operation and self._last_compounded(operation)),
         )
         if intent.pair and operation in _WITH_OPERANDS:
             return self._with_pair(intent, resolved, carried)
@@ -764,6 +767,9 @@ class ConversationSession:
         computed = last is not None and any(f.kind == "computed" for f in last.results)
         scaled = asked_scale(intent.question) is not None
         return bare and "figure" in intent.points_back and computed and scaled
+
+    def _last_compounded(self, operation: str | None) -> bool:
+        return operation == "percent_change" and bool(self.turns) and self.turns[-1].intent.compounded
 
     def _carried_operation(
         self, intent: Intent, carried: list[Carried], follow: bool
