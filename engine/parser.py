@@ -109,6 +109,23 @@ AGGREGATES = frozenset({"sum", "average", "trend", "higher", "lower"})
 COMPOUNDED = lexicon("cagr compound compounded annualized annualised")
 
 
+# "Which company ...", "which of the companies ...", "who ...": the companies are the answer.
+_WHICH_COMPANY = re.compile(
+    r"\b(?:which|what)\s+(?:of\s+the\s+)?(?:company|companies|firm|firms)\b|^\s*who\b",
+    re.IGNORECASE,
+)
+
+
+def asks_which_company(intent: Intent) -> bool:
+    """Whether the question asks which company's figure is the highest or lowest of one
+    line in one period: then no company is named, and none is carried."""
+    return (
+        intent.operation in ("higher", "lower")
+        and len(intent.metrics) == 1
+        and _WHICH_COMPANY.search(intent.question) is not None
+    )
+
+
 def unsupported_because(question: str) -> str:
     """Why a question read as unsupported is: "forecast" (a forecast or advice), "compounded"
     (a compound growth rate), or "composed" (a calculation in several steps, a filter)."""
@@ -1344,6 +1361,9 @@ def _operation(
         return "higher" if not seen.isdisjoint(HIGHER) else "lower"
     if not seen.isdisjoint(SUPERLATIVES) and n_metrics == 1 and n_entities <= 1 and not periods:
         # "What was the highest service revenue?": of the periods held, the one it peaked in.
+        return "higher" if not seen.isdisjoint(HIGHER) else "lower"
+    if not seen.isdisjoint(SUPERLATIVES) and not (n_metrics or n_entities or periods):
+        # "And the lowest?": of the figures the conversation is on.
         return "higher" if not seen.isdisjoint(HIGHER) else "lower"
     if percent:
         return "percent_change"

@@ -17,7 +17,7 @@ from typing import Literal
 from engine import nearby
 from engine.intent import Intent, Operation
 from engine.nearby import MAX_CHOICES, PERIOD_CHOICES, Asker
-from engine.parser import LINE_ITEM_WORDS, SUM, parser_for
+from engine.parser import LINE_ITEM_WORDS, SUM, asks_which_company, parser_for
 from engine.store import KnowledgeStore
 from engine.tables import MONTH_NAMES
 from engine.text import TOKEN, normalise_word, stem
@@ -79,12 +79,32 @@ def make_plan(
     asking = _Asking(store, vocabulary, clearance, asker_for(parse, vocabulary))
     intent = _later_date_first(_settled_by_dates(intent, asking))
     intent = _whole_of_part(intent, asking)
+    intent = _across_companies(intent, asking)
     early = _unclear(intent, asking)
     if early is not None:
         return early
     entities = intent.entities or (vocabulary.entities[0].name,)
     held = {(e, m): _held_periods(store, e, m, clearance) for e in entities for m in intent.metrics}
     return _with_periods(intent.with_(entities=entities), held, asking)
+
+
+def _across_companies(intent: Intent, asking: _Asking) -> Intent:
+    """ "Which company had the highest revenue in FY2023?": with no company named or carried,
+    the highest (or lowest) of one line in one period is taken across every company the
+    knowledge base holds that figure for, as the asker may see it. A company whose figure
+    the asker may not see is not among them, and is not named."""
+    if (
+        intent.entities
+        or intent.operation not in ("higher", "lower")
+        or len(intent.metrics) != 1
+        or len(intent.periods) != 1
+        or not asks_which_company(intent)
+    ):
+        return intent
+    (metric,), (period,) = intent.metrics, intent.periods
+    seen = {h.entity for h in asking.holdings(metric=metric) if h.period == period}
+    holding = tuple(sorted(seen & {e.name for e in asking.vocabulary.entities}))
+    return intent.with_(entities=holding) if len(holding) > 1 else intent
 
 
 def _page_says(asking: _Asking, entity: str, whole: str, words: Sequence[str]) -> bool:

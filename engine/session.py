@@ -22,6 +22,7 @@ from engine.parser import (
     OPENING_MOMENT,
     SECURITY_MEASURES,
     SUM,
+    asks_which_company,
     names_a_security,
 )
 from engine.text import normalise_word, words
@@ -111,7 +112,8 @@ class ConversationSession:
         side_by_side = self._results_side_by_side(intent) or self._side_by_side(intent)
         if side_by_side is not None:
             return side_by_side
-        entities = intent.entities or self._carry("entities", carried, "entity")
+        across = not intent.entities and asks_which_company(intent)  # "which company had ..."
+        entities = intent.entities or (() if across else self._carry("entities", carried, "entity"))
         if not entities and self.scope:
             entities = (self.scope,)
             carried.append(Carried("entity", self.scope, 0, SCOPE))
