@@ -36,7 +36,7 @@ _SCALES = (
 _SPACED_DIGITS = re.compile(r"(?<=\d) (?=\d)")
 _GENERIC = {"total", "other", "subtotal", "net", "balance", "total net", "others", "all other"}
 # Footnote marks: "(1)", a closing "(a)", or a digit glued to the last word ("activities1").
-_NOTE_MARK = re.compile(r"\s*\(\d\)|\s*\(\w\)$|(?<=[a-z]{3})\d$")
+_NOTE_MARK = re.compile(r"\s*\(\s*\d\s*\)|\s*\(\s*\w\s*\)$|(?<=[a-z]{3})\d$")
 
 
 @dataclass(frozen=True, slots=True)
