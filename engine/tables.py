@@ -524,11 +524,27 @@ def _lines(
     for row in rows:
         label = _clean_label(row[0] if row else "")
         values = [parse_number(cell) for cell in row[1:]]
+        if label and not any(values) and _nil_line(row[1:]):
+            # A line printed with dashes holds nothing and heads nothing: the lines under
+            # it are no longer those of a heading above it.
+            section = ""
+            continue
         if label and not any(values):
             section = label.rstrip(":").strip()
         elif label:
             lines.append((label, section, values))
     return lines
+
+
+# A cell that says a line holds nothing there: a dash of any length, "n/a", "nm".
+_NIL = re.compile(r"^\$?\s*(?:[—–-]+|n/?a|nm)\s*$", re.IGNORECASE)
+
+
+def _nil_line(cells: Sequence[str]) -> bool:
+    """Whether a row's figures are all printed as nothing ("—"): a line of the table with no
+    figure, not a heading over the lines below it (a heading's cells are blank)."""
+    printed = [cell.strip() for cell in cells if cell.strip()]
+    return bool(printed) and all(_NIL.match(cell) for cell in printed)
 
 
 def _line_name(label: str, section: str, repeated: bool) -> str:

@@ -3,6 +3,8 @@
 - A footnote mark that extraction spaced out ("Stores opened ( 2 )", "( b )") is a mark,
   not a word of the line: a question never says it, and a line named in part beside a
   shorter line named in full ("Stores") was read as the shorter one narrowed by a word.
+- A line printed with dashes in every column holds nothing, and is no heading: the "Total"
+  under it was named after it ("Total plans not approved ...").
 """
 
 from __future__ import annotations
@@ -52,3 +54,28 @@ def test_a_line_with_a_spaced_footnote_mark_is_named_by_its_words() -> None:
 
     assert answer.status == "found"
     assert _facts(answer) == [37]
+
+
+PLANS = [
+    ["plan", "awards outstanding", "shares still available"],
+    ["plans our owners approved", "1,480,300", "902,115"],
+    ["plans our owners never voted on", "—", "—"],
+    ["total", "1,480,300", "902,115"],
+]
+
+
+def test_a_line_printed_with_dashes_heads_no_lines_under_it() -> None:
+    names = {f.metric for f in read_table(PLANS)}
+
+    assert "total awards outstanding" in names
+    assert not any("never voted" in name for name in names)
+
+
+def test_the_total_under_a_line_of_dashes_is_not_named_after_it() -> None:
+    store = _store(PLANS, "the following table sets out our equity plans :")
+
+    answer = _ask(store, "What were the total awards outstanding?")
+
+    assert answer.status == "found"
+    assert _facts(answer) == [1480300]
+    assert "never voted" not in answer.text
