@@ -37,6 +37,7 @@ from engine.measures import (
     measure_of,
     not_offered,
     of_the_line,
+    worked_out,
     with_measures,
 )
 from engine.names import unknown_companies, unknown_company_text
@@ -279,7 +280,7 @@ class _Run:
         linkable = with_measures(vocabulary)
         intent, unknown = self._reading(scope, linkable, known, vocabulary)
         intent = self._in_the_conversations_company(intent, linkable, known, vocabulary)
-        intent = self._measure_of_the_line_on_hand(intent, linkable.found)
+        intent = self._measure_of_the_line_on_hand(intent, linkable, vocabulary)
         if unknown:
             # Before the session or a scope can fill in a company: the question names one.
             self.intent = intent
@@ -378,17 +379,32 @@ class _Run:
         settled = narrowed.metrics and not any(a.slot == "metric" for a in narrowed.ambiguous)
         return narrowed if settled else intent
 
-    def _measure_of_the_line_on_hand(self, intent: Intent, allowed: tuple[Measure, ...]) -> Intent:
+    def _measure_of_the_line_on_hand(
+        self, intent: Intent, linkable: Linkable, vocabulary: Vocabulary
+    ) -> Intent:
         """ "And its margin?" after a figure: a word no line holds that names, among the
-        measures, only the one whose part is that figure's line (ADR 0075)."""
+        measures, only the one whose part is that figure's line (ADR 0075); "how has that
+        margin changed since FY2020?" right after a margin: that margin (ADR 0081)."""
         if self.session is None or intent.kind != "narrative" or intent.metrics:
             return intent
         if len(intent.loose) != 1 or intent.entities:
             return intent
+        allowed, word = linkable.found, intent.loose[0]
         line = self.session.line_on_hand()
-        measure = of_the_line(intent.loose[0], line, allowed) if line else None
+        last = self.session.last_intent()
+        measure = of_the_line(word, line, allowed) if line else None
+        if measure is None and last is not None:
+            measure = worked_out(last, word, allowed)
         if measure is None:
             return intent
+        # The question read with the measure named in full where it said the one word, so
+        # that what it asks of it ("changed since FY2020") is read as for any named measure.
+        named = re.sub(rf"(?i)\b{re.escape(word)}\b", measure, self.question, count=1)
+        reread = self.engine.parser_for(linkable.vocabulary).parse(
+            named, scope=self.session.scope, held_by=self._held_by(vocabulary, allowed)
+        )
+        if reread.metrics == (measure,) and not (reread.loose or reread.ambiguous):
+            return reread.with_(question=intent.question, follow_up=True)
         return intent.with_(metrics=(measure,), kind="lookup", loose=(), follow_up=True)
 
     def _held_by(

@@ -177,6 +177,21 @@ def of_the_line(word: str, line: str, found: tuple[Measure, ...]) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+def worked_out(intent: Intent, word: str, found: tuple[Measure, ...]) -> str | None:
+    """ "How has that margin changed since 2020?" right after a margin: the allowed measure
+    the last answer worked out (its two figures, its operation), when this word is of its
+    names."""
+    said = normalise_word(word)
+    named = [
+        m.name
+        for m in found
+        if m.operands == intent.metrics
+        and m.operation == intent.operation
+        and any(said in words(name) for name in m.names)
+    ]
+    return named[0] if len(named) == 1 else None
+
+
 def measure_of(intent: Intent, found: tuple[Measure, ...]) -> Measure | None:
     """The measure a question asks for, among those its vocabulary allows."""
     by_name = {m.name: m for m in found}

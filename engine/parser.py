@@ -159,6 +159,7 @@ NOT_CONTENT = (
     | SINCE
     | lexicon("terms")  # "in percentage terms", "in dollar terms": how, not what
     | COMPOUNDED  # "the compound growth": how the growth is taken, not of what
+    | lexicon("absolute")  # "the absolute change": the change itself, not in percent
     | frozenset({"$", "&", "%"})
 )
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.

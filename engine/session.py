@@ -74,6 +74,10 @@ class ConversationSession:
         entities = self._carry("entities", [], "entity")
         return entities[0] if len(entities) == 1 else None
 
+    def last_intent(self) -> Intent | None:
+        """The latest question as the session resolved it, if any."""
+        return self.turns[-1].intent if self.turns else None
+
     def line_on_hand(self) -> str | None:
         """The one line item the conversation is on: the latest question's that named any."""
         metrics = self._carry("metrics", [], "metric")

@@ -66,3 +66,15 @@ def test_compared_with_a_year_after_a_figure_is_the_change_from_it(
 
     assert compared.status == "found"
     assert _computed(compared) == [Decimal("1700")]
+
+
+def test_the_absolute_change_after_a_percent_change_is_the_amount(page: InMemoryStore) -> None:
+    _, absolute = ask_on_page(
+        page,
+        OWNER,
+        "what was the percent change in freight revenue from 2022 to 2023?",
+        "and the absolute change?",
+    )
+
+    assert absolute.status == "found"
+    assert _computed(absolute) == [Decimal("-2850")]
