@@ -40,7 +40,7 @@ from engine.measures import (
     worked_out,
     with_measures,
 )
-from engine.names import unknown_companies, unknown_company_text
+from engine.names import near_miss, unknown_companies, unknown_company_text
 from engine.narrative import Pipeline, default_pipeline
 from engine.nearby import PERIOD_CHOICES, visible
 from engine.parser import (
@@ -206,6 +206,20 @@ def answer_question_stream(
     return Engine(store, provider, **parts).stream(question, **options)
 
 
+def _meant_instead(
+    question: str, unknown: Sequence[str], vocabulary: Vocabulary
+) -> tuple[Choice, ...]:
+    """ "Microsfot": the question again with the one held company its name is a slip of,
+    offered as a button (never answered as if it had been asked)."""
+    if len(unknown) != 1:
+        return ()
+    meant = near_miss(unknown[0], vocabulary)
+    if meant is None:
+        return ()
+    asked = question.replace(unknown[0], meant, 1)
+    return (Choice(f"Did you mean {meant}?", asked),)
+
+
 def final_answer(events: Iterable[Event]) -> Answer:
     """The Answer a stream of events ends with (running the stream to its end)."""
     answer: Answer | None = None
@@ -285,7 +299,11 @@ class _Run:
             # Before the session or a scope can fill in a company: the question names one.
             self.intent = intent
             yield self._meta()
-            yield from self._finish("not_found", unknown_company_text(unknown, vocabulary))
+            yield from self._finish(
+                "not_found",
+                unknown_company_text(unknown, vocabulary),
+                choices=_meant_instead(self.question, unknown, vocabulary),
+            )
             return
         if self.session is not None:
             intent, self.carried = self.session.resolve(intent)

@@ -139,6 +139,37 @@ def opening_company_names(page_text: str, label_words: frozenset[str]) -> tuple[
     return (name, f"{name} {match['suffix']}")
 
 
+def near_miss(name: str, vocabulary: Vocabulary) -> str | None:
+    """The one company of the vocabulary (as the asker may see it) whose name or alias is
+    one slip of the keyboard from `name` ("Microsfot", "Nvidai", "Telsa"): a letter left
+    out, added, changed or two swapped. Names under five letters are never guessed at."""
+    said = name.lower()
+    if len(said) < 5:
+        return None
+    close = {
+        term.name
+        for term in vocabulary.entities
+        for known in (term.name, *term.aliases)
+        if len(known) >= 5 and _one_slip(said, known.lower())
+    }
+    return close.pop() if len(close) == 1 else None
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Whether two different words are one edit apart (Damerau: a swap counts as one)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        differ = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(differ) == 1:
+            return True
+        i, j = differ[0], differ[-1]
+        return len(differ) == 2 and j == i + 1 and a[i] == b[j] and a[j] == b[i]
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next((k for k in range(len(short)) if short[k] != long[k]), len(short))
+    return short[i:] == long[i + 1 :]
+
+
 def unknown_company_text(names: Sequence[str], vocabulary: Vocabulary) -> str:
     """The not-found answer: which names the knowledge base holds nothing about."""
     said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
