@@ -9,6 +9,9 @@
                                          once per connection setting (bench/soak.py)
     python -m bench profile              what one ask costs in-process, and a cProfile of it
                                          (bench/profile.py; --asks, --turns)
+    python -m bench handler              CPU and Python calls a request in the server's own
+                                         handler, in-process: the floor, /healthz, /v1/ask
+                                         (bench/handler.py; --asks, --turns)
     python -m bench retrieval --postgres URL
                                          passage search at 1,000,000 chunks on PostgreSQL
                                          (bench/bench_search.py --postgres)
@@ -35,7 +38,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         prog="python -m bench", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
-    modes = ("serve", "streams", "soak", "retrieval", "profile")
+    modes = ("serve", "streams", "soak", "retrieval", "profile", "handler")
     parser.add_argument("mode", nargs="?", default="serve", choices=modes)
     parser.add_argument("--postgres", metavar="URL", help="a PostgreSQL server (any database "
                         "on it: the bench makes its own beside it)")  # fmt: skip
@@ -79,6 +82,13 @@ def main() -> None:
 
             database = copy_database(template, folder / "profile")
             profile.run(database=database, asks=args.asks, turns=args.turns, top=args.top)
+            return
+        if args.mode == "handler":
+            from bench import handler
+            from tests.live import copy_database
+
+            database = copy_database(template, folder / "handler")
+            handler.run(database=database, count=args.asks, turns=args.turns)
             return
         if args.mode == "soak":
             from bench import soak

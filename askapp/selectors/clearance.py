@@ -77,6 +77,16 @@ def cited_beyond(clearance: frozenset[str]) -> Q:
     )
 
 
+def cites_beyond(clearance: frozenset[str], turn: str = "pk") -> Combinable:
+    """Annotation for Turn querysets: True for a turn that itself cites material beyond the
+    clearance (an answer; a question cites nothing). `withheld` marks its question too; a
+    read that holds both turns of an exchange can mark the question from its answer's mark
+    (askapp/selectors/conversations.py: the recent-turns read)."""
+    if sees_everything(clearance):
+        return Value(False, output_field=BooleanField())
+    return Exists(Citation.objects.filter(cited_beyond(clearance)).filter(turn=OuterRef(turn)))
+
+
 def withheld(clearance: frozenset[str], turn: str = "pk") -> Combinable:
     """Annotation for Turn querysets: True for an answer that cites material beyond the
     clearance, and for the question it answers (whose resolved names came from the same

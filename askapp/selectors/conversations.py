@@ -16,7 +16,7 @@ from askapp.errors import Invalid, NotFound
 from askapp.models import Conversation, Entity, Feedback, Turn
 from askapp.owners import Owner
 from askapp.permissions import PUBLIC_ONLY
-from askapp.selectors.clearance import turns_shown, visible_entities, withheld
+from askapp.selectors.clearance import cites_beyond, turns_shown, visible_entities, withheld
 from askapp.selectors.compiled import CompiledRead, Slot
 
 
@@ -189,6 +189,10 @@ class Recent:
 # A question's intent only: an answer's is never read back into a session, and decoding it
 # was a third of the read's cost.
 _TURN_COLUMNS = ("pk", "role", "text", "status", "question_intent", "figures_json", "withheld")
+# Read as `cites` (the turn's own citations beyond the clearance) and the question a turn
+# answers: a question is withheld with its answer, and its answers are in the window whenever
+# it is (they come after it), so one subquery a row marks both (docs/adr/0080).
+_READ_COLUMNS = (*_TURN_COLUMNS[:-1], "cites", "answers_id")
 # What an ask needs of the conversation; the rest (title, counter, timestamps) stays deferred,
 # as converting two timestamps on each of the window's rows cost more than the query. Its id
 # is the one asked for, not read (nor converted) on every row.
@@ -223,13 +227,25 @@ def conversation_with_recent_turns(
         conversation = conversation_get(owner=owner, conversation_id=conversation_id)
         scope = conversation.scope.name if conversation.scope_id else None
         return Recent(conversation, scope, [])
-    width = len(_TURN_COLUMNS)
+    width = len(_READ_COLUMNS)
     newest = rows[0]
     conversation = Conversation.from_db(
         Turn.objects.db, ["id", *_CONVERSATION_FIELDS], (asked, *newest[width:-1])
     )
-    turns_oldest_first = [_recent_turn(row[:width]) for row in reversed(rows)]
-    return Recent(conversation, newest[-1], turns_oldest_first)
+    return Recent(conversation, newest[-1], _marked(rows))
+
+
+_CITES, _ANSWERS = len(_TURN_COLUMNS) - 1, len(_TURN_COLUMNS)
+
+
+def _marked(rows: list[tuple[Any, ...]]) -> list[RecentTurn]:
+    """The window's turns, oldest first, each withheld when it or an answer to it cites
+    beyond the clearance (as clearance.withheld marks them)."""
+    answered_beyond = {row[_ANSWERS] for row in rows if row[_CITES]}
+    return [
+        _recent_turn((*row[:_CITES], bool(row[_CITES]) or row[0] in answered_beyond))
+        for row in reversed(rows)
+    ]
 
 
 _QUESTION_INTENT = Cast(
@@ -250,10 +266,10 @@ def _recent_turns_read(
     """The recent-turns statement for one kind of owner, clearance and window, compiled once."""
     owner = Owner(user_id=_SOME_USER) if by_user else Owner(visitor=_SOME_VISITOR)
     turns = Turn.objects.using(using).filter(owner.turns(), conversation_id=_SOME_CONVERSATION)
-    columns = (*_TURN_COLUMNS, *(f"conversation__{f}" for f in _CONVERSATION_FIELDS))
+    columns = (*_READ_COLUMNS, *(f"conversation__{f}" for f in _CONVERSATION_FIELDS))
     queryset = (
         turns.annotate(
-            withheld=withheld(clearance),
+            cites=cites_beyond(clearance),
             question_intent=_QUESTION_INTENT,
             figures_json=_FIGURES_TEXT,
         )
@@ -270,7 +286,8 @@ def _recent_turns_read(
         # A turn's id only tells the window's withheld turns apart (session_from_turns):
         # never made a UUID, 20 a read; the withheld mark is only tested for truth (SQLite's
         # 0 or 1). No row is converted.
-        unconverted=frozenset({_TURN_COLUMNS.index("pk"), _TURN_COLUMNS.index("withheld")}),
+        # The question a turn answers is only compared with the same read's ids.
+        unconverted=frozenset({_READ_COLUMNS.index(c) for c in ("pk", "cites", "answers_id")}),
     )
 
 

@@ -159,3 +159,36 @@ def test_a_window_read_again_is_not_decoded_again(monkeypatch: pytest.MonkeyPatc
 
     assert decoded == []
     assert len(again.turns) == 3
+
+
+def test_a_window_marks_each_turn_as_withheld_marks_it_at_its_edges() -> None:
+    """The read marks a question from its answers' own citations (one subquery a row): at
+    the window's edges, an answer whose question lies before the window, and a question
+    answered twice (one answer citing a memo now INTERNAL), it agrees with the ORM's
+    `withheld` for every turn."""
+    owner = Owner(user_id=UserFactory().pk)
+    conversation = _conversation(owner, 4)  # positions 1-8, then 9-11
+    twice, _ = exchange(conversation, "Lindqvist Freight margin?", "14%", intent=INTENT)
+    second_answer = Turn.objects.create(
+        conversation=conversation, position=11, role=Turn.Role.ASSISTANT, text="Or 15%",
+        answers=twice, status=Turn.Status.FOUND,
+    )  # fmt: skip
+    for turn in (Turn.objects.get(conversation=conversation, position=6), second_answer):
+        Citation.objects.create(
+            turn=turn, source_id="memo", kind="passage", classification=Classification.INTERNAL
+        )
+    conversation.last_position = 11
+    conversation.save(update_fields=["last_position"])
+
+    recent = _recent(owner, conversation)
+    expected = dict(
+        Turn.objects.filter(conversation=conversation)
+        .annotate(withheld=withheld(PUBLIC_ONLY))
+        .values_list("position", "withheld")
+    )
+    positions = Turn.objects.in_bulk([uuid.UUID(str(t.pk)) for t in recent.turns])
+    marks = {positions[uuid.UUID(str(t.pk))].position: bool(t.withheld) for t in recent.turns}
+    assert sorted(marks) == list(range(6, 12))
+    assert marks == {p: bool(expected[p]) for p in marks}
+    assert [p for p, m in marks.items() if m] == [6, 9, 11]  # 6 alone: its question is out
+    assert not any(t.withheld for t in _recent(owner, conversation, WITH_INTERNAL).turns)

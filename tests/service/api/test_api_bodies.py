@@ -72,3 +72,29 @@ def test_a_clarify_turn_renders_its_choices_as_the_serializer_does() -> None:
     turn.refresh_from_db()
     stored = Stored(conversation, turn, turn)
     assert JSONRenderer().render(ask_body(stored)) == JSONRenderer().render(AskOutput(stored).data)
+
+
+@pytest.mark.parametrize("accept", [None, "*/*", "application/json", "application/json; indent=2"])
+def test_an_ask_is_sent_as_a_drf_response_would_send_it(
+    api: Any, monkeypatch: pytest.MonkeyPatch, accept: str | None
+) -> None:
+    """/v1/ask renders its body without a DRF Response where the client accepts plain JSON:
+    the same status, headers and rendering as the Response it stands for (an indent asked
+    for still gets DRF's own)."""
+    from rest_framework.response import Response
+
+    from askapp.api import views
+
+    headers = {} if accept is None else {"HTTP_ACCEPT": accept}
+    body = {"question": "What was Apple's revenue in FY2023?"}
+    direct = api.post("/v1/ask", body, format="json", **headers)
+    monkeypatch.setattr(views, "json_response", lambda request, data: Response(data))
+    through_drf = api.post("/v1/ask", body, format="json", **headers)
+    assert direct.status_code == through_drf.status_code == 200
+    varying = {"X-Request-ID", "Content-Length"}
+    assert {k: v for k, v in direct.items() if k not in varying} == {
+        k: v for k, v in through_drf.items() if k not in varying
+    }
+    media_type = accept if accept and "indent" in accept else "application/json"
+    for response in (direct, through_drf):
+        assert response.content == JSONRenderer().render(response.json(), media_type)
