@@ -74,6 +74,28 @@ class ConversationSession:
         entities = self._carry("entities", [], "entity")
         return entities[0] if len(entities) == 1 else None
 
+    def _against_another_company(
+        self, intent: Intent, entities: tuple[str, ...], carried: list[Carried]
+    ) -> tuple[str, ...]:
+        """ "How does it compare with Microsoft's?" right after Apple's net income: the
+        figure on hand set against the named company's, both taken; not the named company's
+        alone, which has nothing to be set against."""
+        if (
+            len(intent.entities) != 1
+            or intent.operation not in ("higher", "lower", "difference")
+            or intent.metrics
+            or intent.periods
+            or intent.referent
+            or not intent.follow_up
+        ):
+            return entities
+        trial: list[Carried] = []
+        before = self._carry("entities", trial, "entity")
+        if len(before) != 1 or before[0] == intent.entities[0]:
+            return entities
+        carried.extend(trial)
+        return (before[0], intent.entities[0])
+
     def last_intent(self) -> Intent | None:
         """The latest question as the session resolved it, if any."""
         return self.turns[-1].intent if self.turns else None
@@ -118,6 +140,7 @@ class ConversationSession:
             return side_by_side
         across = not intent.entities and asks_which_company(intent)  # "which company had ..."
         entities = intent.entities or (() if across else self._carry("entities", carried, "entity"))
+        entities = self._against_another_company(intent, entities, carried)
         if not entities and self.scope:
             entities = (self.scope,)
             carried.append(Carried("entity", self.scope, 0, SCOPE))
