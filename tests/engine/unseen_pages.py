@@ -896,8 +896,16 @@ P(
             -13,
             "subtract(399, 412)",
         ),
-        ("what is that as a percent of the initial estimate?", -0.03155, "subtract(399, 412), divide(#0, 412)"),
-        ("what share of the 2021 total did the 2021 accident year make up?", 0.22199, "divide(521, 2347)"),
+        (
+            "what is that as a percent of the initial estimate?",
+            -0.03155,
+            "subtract(399, 412), divide(#0, 412)",
+        ),
+        (
+            "what share of the 2021 total did the 2021 accident year make up?",
+            0.22199,
+            "divide(521, 2347)",
+        ),
     ],
 )
 
@@ -932,7 +940,11 @@ P(
             3.57,
             "subtract(4.57, 1.00)",
         ),
-        ("how much did net interest income grow, in percent?", 0.10847, "subtract(838, 756), divide(#0, 756)"),
+        (
+            "how much did net interest income grow, in percent?",
+            0.10847,
+            "subtract(838, 756), divide(#0, 756)",
+        ),
         ("and how much did the average balance of loans rise?", 1315, "subtract(18420, 17105)"),
     ],
 )
@@ -940,7 +952,13 @@ P(
 P(
     "REITOCC/2020",
     [
-        ["property type", "number of properties", "rentable square feet ( in thousands )", "occupancy 2020", "occupancy 2019"],
+        [
+            "property type",
+            "number of properties",
+            "rentable square feet ( in thousands )",
+            "occupancy 2020",
+            "occupancy 2019",
+        ],
         ["office", "42", "9,850", "86.4 %", "91.2 %"],
         ["industrial", "67", "14,320", "97.8 %", "96.5 %"],
         ["retail", "23", "3,410", "88.9 %", "92.7 %"],
@@ -952,7 +970,11 @@ P(
         ("what was office occupancy at the end of 2020?", 86.4, "86.4"),
         ("and a year earlier?", 91.2, "91.2"),
         ("how many percentage points did it drop?", -4.8, "subtract(86.4, 91.2)"),
-        ("what share of total rentable square feet is industrial?", 0.51922, "divide(14320, 27580)"),
+        (
+            "what share of total rentable square feet is industrial?",
+            0.51922,
+            "divide(14320, 27580)",
+        ),
         ("how many office and retail properties are there combined?", 65, "add(42, 23)"),
         ("what is the average square footage per office property?", 234.52381, "divide(9850, 42)"),
     ],
@@ -976,12 +998,20 @@ P(
     "customers and retail sales by customer class were as follows :",
     "industrial sales recovered in 2021 as customers restored production .",
     [
-        ("how many residential customers did the utility have at the end of 2021?", 1284510, "1284510"),
+        (
+            "how many residential customers did the utility have at the end of 2021?",
+            1284510,
+            "1284510",
+        ),
         ("and how many gwh were sold to residential customers that year?", 14218, "14218"),
         ("what were industrial sales in 2021?", 9113, "9113"),
         ("how much did they grow from 2020?", 711, "subtract(9113, 8402)"),
         ("and in percent?", 0.08462, "subtract(9113, 8402), divide(#0, 8402)"),
-        ("what portion of total retail sales did industrial make up in 2021?", 0.25149, "divide(9113, 36236)"),
+        (
+            "what portion of total retail sales did industrial make up in 2021?",
+            0.25149,
+            "divide(9113, 36236)",
+        ),
         ("and in 2020?", 0.24073, "divide(8402, 34902)"),
     ],
 )
@@ -1008,14 +1038,24 @@ P(
             0.03049,
             "subtract(1183, 1148), divide(#0, 1148)",
         ),
-        ("how many stores were closed over the three years in total?", 79, "add(29, 25), add(#0, 25)"),
+        (
+            "how many stores were closed over the three years in total?",
+            79,
+            "add(29, 25), add(#0, 25)",
+        ),
     ],
 )
 
 P(
     "QROWS/2021",
     [
-        ["( in millions , except per share data )", "net sales", "gross profit", "net income", "diluted earnings per share"],
+        [
+            "( in millions , except per share data )",
+            "net sales",
+            "gross profit",
+            "net income",
+            "diluted earnings per share",
+        ],
         ["2021", "", "", "", ""],
         ["first quarter", "$ 1,412", "$ 512", "$ 88", "$ 0.71"],
         ["second quarter", "1,538", "566", "104", "0.84"],
@@ -1033,7 +1073,11 @@ P(
         ("what were net sales in the fourth quarter of 2021?", 1874, "1874"),
         ("and in the fourth quarter of 2020?", 1702, "1702"),
         ("what was the percent change?", 0.10106, "subtract(1874, 1702), divide(#0, 1702)"),
-        ("what was net income for the full year 2021?", 430, "add(88, 104), add(#0, 97), add(#1, 141)"),
+        (
+            "what was net income for the full year 2021?",
+            430,
+            "add(88, 104), add(#0, 97), add(#1, 141)",
+        ),
         ("what was the gross margin in the fourth quarter of 2021?", 0.3746, "divide(702, 1874)"),
         (
             "how did diluted eps change from the first to the fourth quarter of 2021?",
@@ -1063,7 +1107,11 @@ P(
             0.38977,
             "divide(1402, 3597)",
         ),
-        ("what was the average monthly number of shares repurchased?", 1199, "divide(3597, const_3)"),
+        (
+            "what was the average monthly number of shares repurchased?",
+            1199,
+            "divide(3597, const_3)",
+        ),
     ],
 )
 
@@ -1090,7 +1138,11 @@ P(
             "subtract(131, 58)",
         ),
         ("what share of total assets did corporate hold?", 0.10231, "divide(1102, 10771)"),
-        ("how many times larger were aerospace sales than industrial sales?", 2.18718, "divide(3412, 1560)"),
+        (
+            "how many times larger were aerospace sales than industrial sales?",
+            2.18718,
+            "divide(3412, 1560)",
+        ),
     ],
 )
 
@@ -1114,8 +1166,16 @@ P(
         ("what was the net loss in 2020?", -64, "-64"),
         ("and net income the year before?", 512, "512"),
         ("what was the swing between the two years?", -576, "subtract(-64, 512)"),
-        ("how did gross margin change in 2020, in percentage points?", -1.8, "subtract(35.0, 36.8)"),
-        ("what were impairment charges as a percent of revenue in 2020?", 0.03986, "divide(212, 5318)"),
+        (
+            "how did gross margin change in 2020, in percentage points?",
+            -1.8,
+            "subtract(35.0, 36.8)",
+        ),
+        (
+            "what were impairment charges as a percent of revenue in 2020?",
+            0.03986,
+            "divide(212, 5318)",
+        ),
         ("what was the decline in diluted shares from 2019?", -3.9, "subtract(123.1, 127.0)"),
     ],
 )
@@ -1133,10 +1193,18 @@ P(
     "",
     [
         ("what were subscription revenues in 2019?", 2148, "2148"),
-        ("by how many percentage points did the subscription share of revenue rise from 2018?", 6, "subtract(61, 55)"),
+        (
+            "by how many percentage points did the subscription share of revenue rise from 2018?",
+            6,
+            "subtract(61, 55)",
+        ),
         ("what was the growth in hardware revenue in 2019?", -30, "subtract(560, 590)"),
         ("and in percent?", -0.05085, "subtract(560, 590), divide(#0, 590)"),
-        ("what was the combined revenue of professional services and hardware in 2019?", 1372, "add(812, 560)"),
+        (
+            "what was the combined revenue of professional services and hardware in 2019?",
+            1372,
+            "add(812, 560)",
+        ),
         ("what is the ratio of subscriptions to that?", 1.5656, "divide(2148, 1372)"),
     ],
 )
@@ -1162,7 +1230,11 @@ P(
         ("how much did risk-weighted assets grow during 2021?", 2270, "subtract(38420, 36150)"),
         ("and in percent?", 0.06279, "subtract(38420, 36150), divide(#0, 36150)"),
         ("what was the total capital ratio at the end of 2020?", 14.11, "14.11"),
-        ("by how many basis points did it decline in 2021?", -29, "subtract(13.82, 14.11), multiply(#0, const_100)"),
+        (
+            "by how many basis points did it decline in 2021?",
+            -29,
+            "subtract(13.82, 14.11), multiply(#0, const_100)",
+        ),
     ],
 )
 
@@ -1186,8 +1258,16 @@ P(
         ("by how many points did it fall?", -3.5, "subtract(95.5, 99.0)"),
         ("what was underwriting income in 2022?", 307, "307"),
         ("how many times the 2021 figure is that?", 4.38571, "divide(307, 70)"),
-        ("what was the growth in net premiums earned from 2020 to 2022?", 822, "subtract(6842, 6020)"),
-        ("what was the average loss ratio over the three years?", 67.13333, "add(66.0, 68.6), add(#0, 66.8), divide(#1, const_3)"),
+        (
+            "what was the growth in net premiums earned from 2020 to 2022?",
+            822,
+            "subtract(6842, 6020)",
+        ),
+        (
+            "what was the average loss ratio over the three years?",
+            67.13333,
+            "add(66.0, 68.6), add(#0, 66.8), divide(#1, const_3)",
+        ),
     ],
 )
 
@@ -1241,7 +1321,11 @@ P(
         ("how much annualized base rent do they carry?", 36952, "36952"),
         ("what is the rent per square foot on those leases?", 22.9801, "divide(36952, 1608)"),
         ("what percent of total rent expires in 2021 and 2022 together?", 25.8, "add(11.2, 14.6)"),
-        ("how many square feet expire before 2025?", 5287, "add(1215, 1608), add(#0, 1120), add(#1, 1344)"),
+        (
+            "how many square feet expire before 2025?",
+            5287,
+            "add(1215, 1608), add(#0, 1120), add(#1, 1344)",
+        ),
         ("what is that as a share of the total?", 0.49462, "divide(5287, 10689)"),
     ],
 )
