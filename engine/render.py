@@ -80,8 +80,14 @@ class _Citations:
         return figure.display
 
 
-def render(plan: Plan, evidence: Mapping[str, Fact], results: Sequence[Carried] = ()) -> Rendered:
-    """`results`: earlier answers' figures the session carried as operands."""
+def render(
+    plan: Plan,
+    evidence: Mapping[str, Fact],
+    results: Sequence[Carried] = (),
+    deductions: frozenset[tuple[str, str]] = frozenset(),
+) -> Rendered:
+    """`results`: earlier answers' figures the session carried as operands. `deductions`:
+    the (entity, metric) lines printed negative in every period held ("( 212 )", "( 18 )")."""
     by_slot = {(f.entity, f.metric, f.period): f for f in evidence.values()}
     found = [(slot, by_slot.get((slot.entity, slot.metric, slot.period))) for slot in plan.slots]
     if plan.operation is None:
@@ -99,6 +105,8 @@ def render(plan: Plan, evidence: Mapping[str, Fact], results: Sequence[Carried] 
         return Rendered(
             "clarify", f"Which figure should I set {_label(facts[0])} against? Name it."
         )
+    if plan.operation == "percent_of":
+        return _ratio(plan, facts, deductions)
     return _OPERATIONS[plan.operation](plan, facts)
 
 
@@ -357,7 +365,9 @@ def _asks_below(question: str) -> bool:
     return "how" in said and bool(said & LOWER) and not said & HIGHER
 
 
-def _ratio(plan: Plan, facts: list[Fact]) -> Rendered:
+def _ratio(
+    plan: Plan, facts: list[Fact], deductions: frozenset[tuple[str, str]] = frozenset()
+) -> Rendered:
     """One figure over another; over several periods, one ratio a period ("net income as a
     percentage of revenue in FY2022 and FY2023"), never one period's part over another's whole."""
     notes = _Citations()
@@ -367,18 +377,29 @@ def _ratio(plan: Plan, facts: list[Fact]) -> Rendered:
     what = "share" if plan.operation == "percent_of" else "ratio"
     sentences = []
     for first, second in pairs:
-        result = compute("ratio", [first, second])
+        # "Impairment charges as a percent of revenue": a part whose line is printed as a
+        # deduction in every period ("( 212 )", "( 18 )") is a share of a positive whole by its
+        # amount; its sign only says that it is taken off, as in a difference across two lines
+        # (`_change`). A line negative in one period only ("net income ( loss )") keeps it.
+        deducted = (
+            plan.operation == "percent_of"
+            and (first.entity, first.metric) in deductions
+            and first.value < 0 < second.value
+        )
+        part = replace(first, value=-first.value) if deducted else first
+        result = compute("ratio", [part, second])
         if result is None:
             return _cannot_combine(first, second)
         value, unit = result
         if plan.operation == "percent_of":
             value, unit = value * 100, PERCENT_UNIT
         shown = notes.computed(
-            f"{_label(first)} / {_label(second)}", value, unit, (first, second), what
+            f"{_label(first)} / {_label(second)}", value, unit, (part, second), what
         )
+        amount = f", taken by the {format_value(part.value, part.unit)} it deducts" * deducted
         sentences.append(
             f"The {what} of {_label(first)} ({format_value(first.value, first.unit)} "
-            f"{notes.cite(first)}) to {_label(second)} "
+            f"{notes.cite(first)}{amount}) to {_label(second)} "
             f"({format_value(second.value, second.unit)} {notes.cite(second)}) is {shown}."
         )
     return _done(notes, sentences, plan.note)

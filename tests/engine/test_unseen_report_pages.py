@@ -118,7 +118,6 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("SEGCOL", 4): "refused: a difference between two segment columns asks for a period",
     ("SEGCOL", 5): "refused: a share of the total column read as an earlier result",
     ("LOSSYR", 2): "refused: 'the swing between the two years' is no difference word",
-    ("LOSSYR", 4): "WRONG: a deduction printed in brackets gives a negative share (-3.99%)",
     (
         "LOSSYR",
         5,
@@ -591,3 +590,26 @@ def test_a_year_a_line_is_named_with_names_that_line_not_the_period_asked() -> N
 
     assert facts(bonds) == [("Company ferry bonds due 2030 FY2023", Decimal("200"))]
     assert [value for _, value in facts(rate)] == [Decimal("3.0")]
+
+
+# Round three (ADR 0079).
+
+BAKERY = [
+    ["( in millions )", "2024", "2023", "2022"],
+    ["sales", "$ 800", "$ 760", "$ 700"],
+    ["write-down of ovens", "( 40 )", "( 12 )", "( 9 )"],
+    ["net earnings ( loss )", "( 20 )", "35", "31"],
+]
+
+
+def test_a_share_of_a_line_printed_as_a_deduction_is_taken_by_its_amount() -> None:
+    (share,) = ask(page(BAKERY), "what was the write-down of ovens as a percent of sales in 2024?")
+
+    assert computed(share) == Decimal("5")
+    assert "taken by the 40 million it deducts" in share.text
+
+
+def test_a_share_of_a_line_negative_in_one_year_only_keeps_its_sign() -> None:
+    (margin,) = ask(page(BAKERY), "what were net earnings as a percent of sales in 2024?")
+
+    assert computed(margin) == Decimal("-2.5")
