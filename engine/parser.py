@@ -62,7 +62,7 @@ CHANGE = lexicon(
     """change changed difference differ increase increased decrease decreased increment
     decline declined rise rose fall fell drop dropped grow grew grown gain gained variance
     movement move moved shrink shrank shrunk climb climbed jump jumped slip slipped
-    improve improved worsen worsened"""
+    improve improved worsen worsened widen widened narrow narrowed"""
 )
 GROWTH = lexicon("growth cagr roi")
 RATIO = lexicon("ratio proportion divided quotient multiple")
@@ -130,6 +130,8 @@ PLAIN_VERBS = lexicon(
 COMPARING = lexicon("compare compares compared comparison versus vs against")
 # "Growth since 2021": from the named period to the one the conversation is on.
 SINCE = lexicon("since")
+# "Percentage points", "basis points": the unit a change is counted in (`_said_in_points`).
+IN_POINTS = "~points"
 # Of those, the verb of "how does that compare with 2023" is no content word; "as compared to"
 # keeps counting as one, as it always has (two such words send a question to the documents).
 NOT_CONTENT = (
@@ -140,6 +142,7 @@ NOT_CONTENT = (
     | lexicon("compare compares versus vs")
     | SINCE
     | lexicon("terms")  # "in percentage terms", "in dollar terms": how, not what
+    | {IN_POINTS}
     | frozenset({"$", "&", "%"})
 )
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
@@ -159,7 +162,7 @@ NAME_ENDINGS = lexicon("corporation corp company inc incorporated plc ltd limite
 CHANGE_OR_GROWTH = CHANGE | GROWTH
 HIGHER_OR_LOWER = HIGHER | LOWER
 SUPERLATIVES = lexicon("highest largest greatest biggest lowest smallest least peak")
-ABSOLUTE = lexicon("absolute point points")
+ABSOLUTE = lexicon("absolute point points") | {IN_POINTS}
 THRESHOLD = lexicon("above below exceed exceeded exceeding")
 # Words that ask for a number: an amount, a change, a percent, a ratio, a count (ADR 0040).
 AMOUNT = lexicon("""amount value number total balance price cost rate worth sum""")
@@ -300,6 +303,7 @@ class IntentParser:
         _a_lines_ratio(norms, used, self._pairs)
         _the_two(norms, used)
         _said_as_a_change(norms, used)
+        _said_in_points(norms, used, self._index.words)
         grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
@@ -1152,6 +1156,23 @@ def _said_as_a_change(norms: list[str], used: list[bool]) -> None:
 
 _A_CHANGE = normalise_word("change")
 _MUCH = normalise_word("much")
+_POINT = normalise_word("points")
+# What a point is a point of: "percentage points", "basis points".
+_POINTS_OF = lexicon("percentage percent basis")
+_BASIS = normalise_word("basis")
+
+
+def _said_in_points(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
+    """ "By how many percentage points did it drop?": the unit a change in a rate is counted
+    in, not a word of a line. Only with a change word beside it, and only when no line holds
+    the word itself (a table of index points, a loyalty programme's points)."""
+    if _POINT in label_words or set(norms).isdisjoint(CHANGE):
+        return
+    for i in range(1, len(norms)):
+        if norms[i] == _POINT and norms[i - 1] in _POINTS_OF and not used[i]:
+            norms[i] = IN_POINTS
+            if norms[i - 1] == _BASIS:
+                norms[i - 1] = IN_POINTS  # "basis" names no line either
 
 
 def _the_two(norms: list[str], used: list[bool]) -> None:

@@ -283,9 +283,19 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     if result is None:
         return _cannot_combine(first, second)
     value, unit = result
+    if not percent and unit != PERCENT_UNIT and _IN_POINTS.search(plan.intent.question):
+        # A change "in percentage points" is one between two rates: between two amounts it
+        # answers another question than the one asked.
+        return Rendered(
+            "clarify",
+            f"{_label(first)} and {_label(second)} are no rates: between which two "
+            "percentages should I count the change in points?",
+        )
     opening = _pair_sentence(notes, first, second)
     role = "percent change" if percent else "change"
     change = notes.computed(_change_label(first, second, percent), value, unit, operands, role)
+    if not percent and unit == PERCENT_UNIT:
+        change = _in_points(plan, notes, change, value, (first, second))
     if below:
         size = change.replace("-", "", 1)
         gap = f"is lower by {size}" if value >= 0 else f"is not lower but higher, by {size}"
@@ -302,6 +312,22 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     own = -value if negative else value
     movement = _own_movement(value, change) if negative else _movement(value, change)
     return _done(notes, [f"{_yes_or_no(plan, own)}{opening}: {movement}."], plan.note)
+
+
+_BASIS_POINTS = re.compile(r"\bbasis\s+points?\b|\bbps?\b", re.I)
+_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis)\s+points?\b|\bbps?\b", re.I)
+
+
+def _in_points(
+    plan: Plan, notes: _Citations, shown: str, value: Decimal, facts: tuple[Fact, Fact]
+) -> str:
+    """A change between two rates is counted in percentage points ("0.25 percentage points"),
+    not as a percent of anything; asked "in basis points", in hundredths of a point, as a
+    figure of its own (the one the answer stands on)."""
+    if _BASIS_POINTS.search(plan.intent.question):
+        label = f"{_change_label(facts[0], facts[1], False)} in basis points"
+        return notes.computed(label, value * 100, "basis points", facts)
+    return f"{shown.removesuffix('%')} percentage points"
 
 
 def _yes_or_no(plan: Plan, moved: Decimal) -> str:

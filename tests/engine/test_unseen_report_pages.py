@@ -77,12 +77,10 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("TRIANG", 3): "refused: 'developed from its initial estimate' in a triangle",
     ("TRIANG", 4): "refused: follows the turn not read",
     ("TRIANG", 5): "refused: 'the 2021 accident year' as a row of a triangle",
-    ("NIM", 2): "refused: 'by how many percentage points' asks a change",
     ("NIM", 4): "refused: 'the spread between that and' is no difference word",
     ("NIM", 5): "refused: a change asked with no period, over columns like '2022 interest'",
     ("NIM", 6): "refused: a change asked with no period, over columns like '2022 average balance'",
     ("REITOCC", 0): "refused: 'occupancy' is said only in the column heading 'occupancy 2020'",
-    ("REITOCC", 2): "refused: 'how many percentage points' asks a change",
     ("REITOCC", 3): "refused: a share of a column's total with the property types as lines",
     ("REITOCC", 4): "refused: 'properties' is said only in the column heading",
     (
@@ -128,7 +126,6 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("MIX", 4): "refused: 'revenue' is the table's subject, no line's word",
     ("MIX", 5): "refused: follows the turn not read",
     ("CAPRAT", 1): "refused: 'how far above the well-capitalized minimum' (an undated column)",
-    ("CAPRAT", 5): "refused: 'by how many basis points' asks a change",
     ("UWRAT", 2): "refused: 'by how many points' asks a change",
     ("UWRAT", 5): "WRONG: 'the growth in X from 2020 to 2022' read as a percent change (ADR 0068)",
     (
@@ -613,3 +610,36 @@ def test_a_share_of_a_line_negative_in_one_year_only_keeps_its_sign() -> None:
     (margin,) = ask(page(BAKERY), "what were net earnings as a percent of sales in 2024?")
 
     assert computed(margin) == Decimal("-2.5")
+
+
+HOTEL = [
+    ["", "2024", "2023"],
+    ["room occupancy", "71.5 %", "68.0 %"],
+    ["average daily rate", "$ 142", "$ 131"],
+]
+
+
+def test_a_change_counted_in_percentage_points_is_the_difference_of_two_rates() -> None:
+    _, points = ask(
+        page(HOTEL),
+        "what was room occupancy in 2024?",
+        "by how many percentage points did it widen from 2023?",
+    )
+
+    assert computed(points) == Decimal("3.5")
+    assert "an increase of 3.5 percentage points" in points.text
+
+
+def test_a_change_counted_in_basis_points_is_a_hundred_to_the_point() -> None:
+    (bps,) = ask(page(HOTEL), "by how many basis points did room occupancy change in 2024?")
+
+    assert computed(bps) == Decimal("350")
+
+
+def test_a_change_in_points_between_two_amounts_is_asked_back() -> None:
+    (rate,) = ask(
+        page(HOTEL), "by how many percentage points did the average daily rate change in 2024?"
+    )
+
+    assert rate.status == "clarify"
+    assert not [f for f in rate.figures if f.kind == "computed"]
