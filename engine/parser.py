@@ -304,6 +304,7 @@ class IntentParser:
         _the_two(norms, used)
         _said_as_a_change(norms, used)
         _said_in_points(norms, used, self._index.words)
+        _said_as_a_gap(norms, used, self._index.words)
         grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
@@ -1173,6 +1174,19 @@ def _said_in_points(norms: list[str], used: list[bool], label_words: frozenset[s
             norms[i] = IN_POINTS
             if norms[i - 1] == _BASIS:
                 norms[i - 1] = IN_POINTS  # "basis" names no line either
+
+
+# Nouns that ask the gap between two figures ("the spread between the two", "the swing from
+# a loss to a profit") where no line is named by them: a bank's "interest rate spread" is.
+_GAPS = lexicon("spread swing swung")
+_DIFFERENCE = normalise_word("difference")
+
+
+def _said_as_a_gap(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
+    """Read "spread" and "swing" as "difference" unless a line holds the word."""
+    for i, norm in enumerate(norms):
+        if norm in _GAPS and norm not in label_words and not used[i]:
+            norms[i] = _DIFFERENCE
 
 
 def _the_two(norms: list[str], used: list[bool]) -> None:

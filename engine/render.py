@@ -273,6 +273,10 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     # "How much lower was A than B?" asks the gap below B: B less A.
     below = across and not percent and _asks_below(plan.intent.question)
     operands = [second, first] if across and not below else [first, second]
+    if across and not percent and _SPREAD.search(plan.intent.question):
+        # "The spread between the high and the low": a gap has no direction, the larger less
+        # the smaller, whichever was named first.
+        operands.sort(key=lambda f: f.value)
     deducted = across and not percent and operands[0].value < 0 < operands[1].value
     if deducted:
         # "Total debt less the current portion", "how much did the provision exceed
@@ -314,6 +318,7 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     return _done(notes, [f"{_yes_or_no(plan, own)}{opening}: {movement}."], plan.note)
 
 
+_SPREAD = re.compile(r"\bspreads?\b", re.I)
 _BASIS_POINTS = re.compile(r"\bbasis\s+points?\b|\bbps?\b", re.I)
 _IN_POINTS = re.compile(r"\b(?:percentage|percent|basis)\s+points?\b|\bbps?\b", re.I)
 

@@ -53,7 +53,6 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("BUYB", 1): "refused: asked back with the one line 'average price per share'",
     ("PRSV", 3): "refused: a growth rate with two year columns and a change column",
     # Round two (ADR 0074).
-    ("STKPX", 2): "refused: 'the spread between the two' is no difference word",
     ("STKPX", 4): "refused: a change between two rows of one year",
     ("STKPX", 5): "refused: a sum over the rows of one year ('the four quarters')",
     ("TAXR", 2): "refused: 'by how many points' asks a change",
@@ -77,7 +76,7 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("TRIANG", 3): "refused: 'developed from its initial estimate' in a triangle",
     ("TRIANG", 4): "refused: follows the turn not read",
     ("TRIANG", 5): "refused: 'the 2021 accident year' as a row of a triangle",
-    ("NIM", 4): "refused: 'the spread between that and' is no difference word",
+    ("NIM", 4): "refused: a difference of an earlier result ('that') and a line, no period named",
     ("NIM", 5): "refused: a change asked with no period, over columns like '2022 interest'",
     ("NIM", 6): "refused: a change asked with no period, over columns like '2022 average balance'",
     ("REITOCC", 0): "refused: 'occupancy' is said only in the column heading 'occupancy 2020'",
@@ -115,7 +114,6 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("SEGCOL", 3): "refused: a margin of a segment column, asked back with the one line",
     ("SEGCOL", 4): "refused: a difference between two segment columns asks for a period",
     ("SEGCOL", 5): "refused: a share of the total column read as an earlier result",
-    ("LOSSYR", 2): "refused: 'the swing between the two years' is no difference word",
     (
         "LOSSYR",
         5,
@@ -135,7 +133,7 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("CFSUM", 1): "refused: asked back with the one line 'net cash used in investing activities'",
     ("CFSUM", 2): "refused: follows the turns asked back",
     ("CFSUM", 3): "refused: asked back with the one line of financing activities",
-    ("CFSUM", 4): "refused: 'swing' is no change word",
+    ("CFSUM", 4): "refused: 'it' after the turn asked back",
     (
         "CFSUM",
         5,
@@ -643,3 +641,57 @@ def test_a_change_in_points_between_two_amounts_is_asked_back() -> None:
 
     assert rate.status == "clarify"
     assert not [f for f in rate.figures if f.kind == "computed"]
+
+
+FERRY = [
+    ["( in millions )", "2024", "2023"],
+    ["net income ( loss )", "( 15 )", "40"],
+    ["fare revenue", "310", "295"],
+]
+
+LENDER = [
+    ["", "2024", "2023"],
+    ["yield on loans", "6.1 %", "5.8 %"],
+    ["cost of deposits", "2.4 %", "1.9 %"],
+    ["interest rate spread", "3.7 %", "3.9 %"],
+]
+
+
+def test_a_swing_between_two_years_is_their_difference() -> None:
+    *_, swing = ask(
+        page(FERRY),
+        "what was net income in 2024?",
+        "and in 2023?",
+        "what was the swing between the two years?",
+    )
+
+    assert computed(swing) == Decimal("-55")
+
+
+def test_a_spread_is_a_difference_only_where_no_line_is_named_spread() -> None:
+    (spread,) = ask(page(LENDER), "what was the interest rate spread in 2024?")
+
+    assert facts(spread) == [("Company interest rate spread FY2024", Decimal("3.7"))]
+    assert not [f for f in spread.figures if f.kind == "computed"]
+
+
+def test_a_spread_between_two_lines_is_the_larger_less_the_smaller() -> None:
+    rows = [
+        ["", "2024", "2023"],
+        ["yield on loans", "6.1 %", "5.8 %"],
+        ["cost of deposits", "2.4 %", "1.9 %"],
+    ]
+    *_, spread = ask(
+        page(rows),
+        "what was the cost of deposits in 2024?",
+        "and the yield on loans?",
+        "what was the spread between the two?",
+    )
+    # Named the other way round, the gap is the same.
+    (named,) = ask(
+        page(rows),
+        "what was the spread between the cost of deposits and the yield on loans in 2024?",
+    )
+
+    assert computed(spread) == Decimal("3.7")
+    assert computed(named) == Decimal("3.7")
