@@ -98,12 +98,11 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("UTIL", 6): "refused: follows the turn asked back",
     ("STORES", 2): "refused: 'the net number of new stores' (opened less closed)",
     ("STORES", 4): "refused: 'the store count' between the opening and closing balance",
-    ("QROWS", 0): "refused: quarters as rows of one year under a year's caption row",
-    ("QROWS", 1): "refused: quarters as rows of one year",
-    ("QROWS", 2): "refused: follows the turns not read",
-    ("QROWS", 3): "refused: a year's sum over its quarter rows",
-    ("QROWS", 4): "refused: quarters as rows of one year",
-    ("QROWS", 5): "refused: a change between two quarter rows of one year",
+    ("QROWS", 3): "refused: 'the full year 2021' as the sum of its quarters",
+    (
+        "QROWS",
+        5,
+    ): "refused: 'from the first to the fourth quarter of 2021' (one year named for two quarters)",
     ("BUYCOL", 0): "refused: 'buy back' for 'repurchased'",
     ("BUYCOL", 1): "refused: asked back among the months' columns",
     ("BUYCOL", 2): "refused: asked back among the month's lines",
@@ -695,3 +694,36 @@ def test_a_spread_between_two_lines_is_the_larger_less_the_smaller() -> None:
 
     assert computed(spread) == Decimal("3.7")
     assert computed(named) == Decimal("3.7")
+
+
+# Quarterly data set out as a block of quarter lines under each year, the measures across.
+ORCHARD = [
+    ["( in millions , except per share data )", "fruit sales", "earnings per share"],
+    ["2024", "", ""],
+    ["first quarter", "$ 40", "$ 0.31"],
+    ["fourth quarter", "65", "0.52"],
+    ["2023", "", ""],
+    ["first quarter", "$ 36", "$ 0.27"],
+    ["fourth quarter", "58", "0.45"],
+]
+
+
+def test_quarter_lines_under_a_year_are_that_years_quarters() -> None:
+    held = {(f.metric, f.period): (f.value, f.unit) for f in read_table(ORCHARD, scale="million")}
+
+    assert held[("fruit sales", "FY2024 Q4")] == (Decimal("65"), "million")
+    assert held[("fruit sales", "FY2023 Q1")] == (Decimal("36"), "million")
+    # A column of amounts per share takes none of the table's millions.
+    assert held[("earnings per share", "FY2024 Q4")] == (Decimal("0.52"), "")
+
+
+def test_a_quarter_asked_of_quarter_lines_is_answered_and_compared() -> None:
+    first, _, change = ask(
+        page(ORCHARD),
+        "what were fruit sales in the fourth quarter of 2024?",
+        "and in the fourth quarter of 2023?",
+        "what was the change?",
+    )
+
+    assert facts(first) == [("Company fruit sales FY2024 Q4", Decimal("65"))]
+    assert computed(change) == Decimal("7")
