@@ -157,6 +157,9 @@ _ANNOUNCES = (
     re.compile(r"^(?P<subject>.+?)\s+\w+\s+(?:of\s+)?the\s+following\b(?!\s+\w)"),
     # "X is summarized below", "X are presented as follows".
     re.compile(r"^(?P<subject>.+?)\s+(?:is|are|was|were)\s+\w+\s+(?:below|as\s+follows)"),
+    # A title of its own over the table, "revenue by category ( dollars in thousands ) :": a
+    # few words and a colon, no verb.
+    re.compile(r"^(?P<subject>(?:[\w&'-]+\s+){0,5}[\w&'-]+(?:\s*\([^()]*\))?)\s*:$"),
 )
 _DETERMINERS = {"the", "our", "its", "their", "these", "such", "a", "an"}
 # Words that end a noun phrase: what follows qualifies it ("payments under leases").
@@ -278,7 +281,7 @@ def _blocks(rows: Sequence[Sequence[str]]) -> list[Sequence[Sequence[str]]]:
 def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list[TableFact]:
     body_start = _body_start(rows)
     columns = _column_labels(rows[:body_start], width=max(len(r) for r in rows))
-    periods = [_period(label) for label in columns]
+    periods = _beside_their_year([_period(label) for label in columns], columns)
     qualifiers = _qualifiers(columns, periods)
     scales = _column_scales(columns, periods, scale)
     for index in _years_own_columns(periods):
@@ -692,6 +695,23 @@ _DATE_WORDS = re.compile(
     r"|\bu\.s\.\s*(?=[$€£¥]|dollars?\b)|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars?)\b|\b(?:thousands|millions|billions)\b",
     re.IGNORECASE,
 )
+
+
+def _beside_their_year(periods: list[str | None], columns: Sequence[str]) -> list[str | None]:
+    """ "2019 | % of total | 2018 | % of total": a column of no period right after each year's
+    column, headed alike every time, is of that year (the amount's share, its change). Only
+    when every year's column is followed by one such column, and there are two years or more."""
+    years = [i for i, p in enumerate(periods) if p is not None]
+    after = [i + 1 for i in years]
+    if len(years) < 2 or any(i >= len(periods) or periods[i] is not None for i in after):
+        return periods
+    headings = {" ".join(columns[i].lower().split()) for i in after}
+    if len(headings) != 1 or not next(iter(headings)):
+        return periods
+    paired = list(periods)
+    for i in after:
+        paired[i] = periods[i - 1]
+    return paired
 
 
 def _qualifiers(columns: list[str], periods: list[str | None]) -> list[str]:

@@ -117,11 +117,8 @@ NOT_YET: dict[tuple[str, int], str] = {
         "LOSSYR",
         5,
     ): "refused: 'diluted shares' between diluted eps and weighted average diluted shares",
-    ("MIX", 0): "refused: 'revenues' is the table's subject, no line's word",
-    ("MIX", 1): "refused: the '% of total' column beside the year columns",
-    ("MIX", 2): "refused: 'revenue' is the table's subject, no line's word",
-    ("MIX", 4): "refused: 'revenue' is the table's subject, no line's word",
-    ("MIX", 5): "refused: follows the turn not read",
+    ("MIX", 1): "refused: 'the subscription share of revenue' does not link the '% of total' line",
+    ("MIX", 2): "WRONG: 'the growth in hardware revenue' read as a percent change (ADR 0068)",
     ("CAPRAT", 1): "refused: 'how far above the well-capitalized minimum' (an undated column)",
     ("UWRAT", 2): "refused: 'by how many points' asks a change",
     ("UWRAT", 5): "WRONG: 'the growth in X from 2020 to 2022' read as a percent change (ADR 0068)",
@@ -727,3 +724,43 @@ def test_a_quarter_asked_of_quarter_lines_is_answered_and_compared() -> None:
 
     assert facts(first) == [("Company fruit sales FY2024 Q4", Decimal("65"))]
     assert computed(change) == Decimal("7")
+
+
+# Each year's amount with its share of the total beside it, under a title of its own.
+KENNEL = [
+    ["", "2024", "% of total", "2023", "% of total"],
+    ["boarding", "$ 300", "60 %", "$ 240", "48 %"],
+    ["grooming", "200", "40 %", "260", "52 %"],
+    ["total fees", "$ 500", "100 %", "$ 500", "100 %"],
+]
+KENNEL_TITLE = "fees by service ( in thousands ) :"
+
+
+def _titled(rows: list[list[str]], title: str) -> Engine:
+    """A page whose table is announced by the text just before it."""
+    return Engine(page_store("KENNEL", rows, title, (), before=title), MockProvider())
+
+
+def test_a_column_after_each_years_column_headed_alike_is_of_that_year() -> None:
+    held = {(f.metric, f.period): f.value for f in read_table(KENNEL, scale="thousand")}
+
+    assert held[("boarding % of total", "FY2024")] == Decimal("60")
+    assert held[("boarding % of total", "FY2023")] == Decimal("48")
+    assert held[("boarding", "FY2023")] == Decimal("240")
+
+
+def test_a_title_over_the_table_names_what_its_lines_are() -> None:
+    # "Fees" is said of the whole table: "grooming fees" is the grooming line.
+    (fees,) = ask(_titled(KENNEL, KENNEL_TITLE), "what were grooming fees in 2023?")
+
+    assert facts(fees) == [("Company grooming FY2023", Decimal("260"))]
+
+
+def test_the_ratio_of_a_line_to_an_earlier_result_puts_the_result_under() -> None:
+    *_, ratio = ask(
+        _titled(KENNEL, KENNEL_TITLE),
+        "what were boarding and grooming combined in 2023?",
+        "what is the ratio of boarding in 2024 to that?",
+    )
+
+    assert computed(ratio) == Decimal("0.6")
