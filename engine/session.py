@@ -32,6 +32,7 @@ _CHANGES = ("difference", "percent_change")
 # What is left of a whole once a share of it is taken ("and the rest?").
 _REST = frozenset({"rest", "remainder", "remaining"})
 _YEAR = re.compile(r"FY\d{4}")
+_BRACKETED = re.compile(r"\([^()]*\)")
 _COUNTED_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis)\s+points?\b", re.I)
 SCOPE = "the conversation's scope"
 
@@ -683,7 +684,13 @@ class ConversationSession:
                 return intent
             said = set(words(intent.question))
             kept = set(words(turn.intent.metrics[0]))
-            fits = [c for c in intent.ambiguous[0].choices if set(words(c)) - said <= kept]
+            # A label's words in brackets are another reading of it ("operating income
+            # ( loss )"), not words a question leaves unsaid.
+            fits = [
+                c
+                for c in intent.ambiguous[0].choices
+                if set(words(_BRACKETED.sub(" ", c))) - said <= kept
+            ]
             if len(fits) != 1:
                 return intent
             carried.append(Carried("metric", fits[0], number, turn.question))

@@ -108,8 +108,10 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("BUYCOL", 2): "refused: asked back among the month's lines",
     ("BUYCOL", 3): "refused: a difference between two month columns of one year",
     ("BUYCOL", 5): "refused: an average over the month columns",
-    ("SEGCOL", 1): "refused: 'its' after a segment column: asked back among the segments",
-    ("SEGCOL", 2): "refused: follows the turn asked back",
+    (
+        "SEGCOL",
+        2,
+    ): "refused: 'its operating margin' of a segment column, asked back among the segments",
     ("SEGCOL", 3): "refused: a margin of a segment column, asked back with the one line",
     ("SEGCOL", 4): "refused: a difference between two segment columns asks for a period",
     ("SEGCOL", 5): "refused: a share of the total column read as an earlier result",
@@ -764,3 +766,17 @@ def test_the_ratio_of_a_line_to_an_earlier_result_puts_the_result_under() -> Non
     )
 
     assert computed(ratio) == Decimal("0.6")
+
+
+# Segments as columns; a line with its other reading in brackets.
+DIVISIONS = [
+    ["( in millions )", "marine", "rail"],
+    ["revenue", "$ 900", "$ 600"],
+    ["operating profit ( loss )", "120", "( 30 )"],
+]
+
+
+def test_an_elliptical_follow_up_keeps_the_column_a_bracketed_label_word_aside() -> None:
+    _, profit = ask(page(DIVISIONS), "what was rail revenue?", "and its operating profit?")
+
+    assert [value for _, value in facts(profit)] == [Decimal("-30")]
