@@ -1161,6 +1161,8 @@ _POINT = normalise_word("points")
 # What a point is a point of: "percentage points", "basis points".
 _POINTS_OF = lexicon("percentage percent basis")
 _BASIS = normalise_word("basis")
+# "By how many points did the combined ratio fall?": points counted, of a rate.
+_COUNTING_POINTS = lexicon("many")
 
 
 def _said_in_points(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
@@ -1170,7 +1172,7 @@ def _said_in_points(norms: list[str], used: list[bool], label_words: frozenset[s
     if _POINT in label_words or set(norms).isdisjoint(CHANGE):
         return
     for i in range(1, len(norms)):
-        if norms[i] == _POINT and norms[i - 1] in _POINTS_OF and not used[i]:
+        if norms[i] == _POINT and norms[i - 1] in _POINTS_OF | _COUNTING_POINTS and not used[i]:
             norms[i] = IN_POINTS
             if norms[i - 1] == _BASIS:
                 norms[i - 1] = IN_POINTS  # "basis" names no line either

@@ -320,7 +320,7 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
 
 _SPREAD = re.compile(r"\bspreads?\b", re.I)
 _BASIS_POINTS = re.compile(r"\bbasis\s+points?\b|\bbps?\b", re.I)
-_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis)\s+points?\b|\bbps?\b", re.I)
+_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis|many)\s+points?\b|\bbps?\b", re.I)
 
 
 def _in_points(

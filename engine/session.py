@@ -33,7 +33,7 @@ _CHANGES = ("difference", "percent_change")
 _REST = frozenset({"rest", "remainder", "remaining"})
 _YEAR = re.compile(r"FY\d{4}")
 _BRACKETED = re.compile(r"\([^()]*\)")
-_COUNTED_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis)\s+points?\b", re.I)
+_COUNTED_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis|many)\s+points?\b", re.I)
 SCOPE = "the conversation's scope"
 
 

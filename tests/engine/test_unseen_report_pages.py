@@ -55,7 +55,6 @@ NOT_YET: dict[tuple[str, int], str] = {
     # Round two (ADR 0074).
     ("STKPX", 4): "refused: a change between two rows of one year",
     ("STKPX", 5): "refused: a sum over the rows of one year ('the four quarters')",
-    ("TAXR", 2): "refused: 'by how many points' asks a change",
     ("TAXR", 3): "refused: 'what did state income taxes add to the rate' names the effective rate",
     ("DEBT", 3): "refused: 'the notes due 2027' with the year read as a period",
     ("DEBT", 4): "refused: 'the notes due 2024' with the year read as a period",
@@ -122,7 +121,6 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("MIX", 1): "refused: 'the subscription share of revenue' does not link the '% of total' line",
     ("MIX", 2): "WRONG: 'the growth in hardware revenue' read as a percent change (ADR 0068)",
     ("CAPRAT", 1): "refused: 'how far above the well-capitalized minimum' (an undated column)",
-    ("UWRAT", 2): "refused: 'by how many points' asks a change",
     ("UWRAT", 5): "WRONG: 'the growth in X from 2020 to 2022' read as a percent change (ADR 0068)",
     (
         "CFSUM",
@@ -780,3 +778,14 @@ def test_an_elliptical_follow_up_keeps_the_column_a_bracketed_label_word_aside()
     _, profit = ask(page(DIVISIONS), "what was rail revenue?", "and its operating profit?")
 
     assert [value for _, value in facts(profit)] == [Decimal("-30")]
+
+
+def test_how_many_points_a_rate_fell_is_its_change_in_points() -> None:
+    _, _, fell = ask(
+        page(HOTEL),
+        "what was room occupancy in 2024?",
+        "and in 2023?",
+        "by how many points did it rise?",
+    )
+
+    assert computed(fell) == Decimal("3.5")
