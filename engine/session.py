@@ -98,6 +98,8 @@ class ConversationSession:
             intent = self._settled_by_conversation(intent, carried)
         if intent.ambiguous:
             intent = self._settled_by_figure_on_hand(intent, carried)
+        if intent.ambiguous and intent.operation in _CHANGES:
+            intent = _a_balances_change(intent)
         if intent.ambiguous and intent.follow_up and _elliptical(intent.question):
             intent = self._settled_by_the_line_on_hand(intent, carried)
         if intent.ambiguous:
@@ -1210,6 +1212,21 @@ def _says_a_sum(intent: Intent) -> bool:
     return any(w in SUM and w not in named for w in words(intent.question))
 
 
+def _a_balances_change(intent: Intent) -> Intent:
+    """ "The percent increase in the store count over the year", asked back between "stores
+    at beginning of year" and "stores at end of year": a change in a balance over its period
+    is its closing less its opening, so the two choices are both meant, the closing first."""
+    if len(intent.ambiguous) != 1 or intent.ambiguous[0].slot != "metric" or intent.metrics:
+        return intent
+    choices = intent.ambiguous[0].choices
+    if len(choices) != 2 or len(intent.periods) > 1:
+        return intent
+    opening, closing = choices if _opening_of(*choices) else choices[::-1]
+    if not _opening_of(opening, closing):
+        return intent
+    return intent.with_(metrics=(closing, opening), ambiguous=())
+
+
 def _opening_of(opening: str, closing: str) -> bool:
     """Whether two lines are one balance at its opening and at its closing moment
     ("beginning stores", "ending stores"): named alike but for the moment's word."""
@@ -1279,7 +1296,7 @@ def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...], *, said: str
 def _in_one_period(operation: str | None, metrics: tuple[str, ...]) -> bool:
     """A lookup, or a figure set against another in one period (a share, a ratio, "revenue
     less net income": two figures, so the change is not across periods)."""
-    between_two = ("ratio", "percent_of", "difference", "sum")
+    between_two = ("ratio", "percent_of", "difference", "percent_change", "sum")
     return operation is None or (operation in between_two and len(metrics) == 2)
 
 

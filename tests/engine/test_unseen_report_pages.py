@@ -96,7 +96,6 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("UTIL", 5): "refused: 'industrial' under the sales caption as the part of total retail sales",
     ("UTIL", 6): "refused: follows the turn asked back",
     ("STORES", 2): "refused: 'the net number of new stores' (opened less closed)",
-    ("STORES", 4): "refused: 'the store count' between the opening and closing balance",
     ("QROWS", 3): "refused: 'the full year 2021' as the sum of its quarters",
     (
         "QROWS",
@@ -789,3 +788,29 @@ def test_how_many_points_a_rate_fell_is_its_change_in_points() -> None:
     )
 
     assert computed(fell) == Decimal("3.5")
+
+
+# A count rolled forward: its opening and closing lines are one balance at two moments.
+CAFES = [
+    ["", "2024", "2023"],
+    ["cafes at beginning of year", "200", "180"],
+    ["opened", "30", "25"],
+    ["closed", "( 10 )", "( 5 )"],
+    ["cafes at end of year", "220", "200"],
+]
+
+
+def test_a_change_in_a_rolled_forward_count_is_its_closing_less_its_opening() -> None:
+    (change,) = ask(page(CAFES), "what was the change in the cafe count in 2023?")
+
+    assert computed(change) == Decimal("20")
+
+
+def test_a_percent_change_in_the_count_is_taken_in_the_year_on_hand() -> None:
+    _, growth = ask(
+        page(CAFES),
+        "how many cafes were open at the end of 2024?",
+        "what was the percent increase in the cafe count over the year?",
+    )
+
+    assert computed(growth) == Decimal("10")
