@@ -4,7 +4,11 @@ wording (issue 12, ADR 0068): a segment table, a roll-forward, a performance gra
 100, quarters across the top, change and percent columns, bracketed negatives, thousands beside
 millions, years down the side, figures stated only in the text. A second round of 15 pages
 (ADR 0074) follows the first 17: price, tax-rate and debt tables, roll-forwards by column,
-per-share rows, scales in the row labels, minus signs and "2019 vs 2018 % change" columns. Nothing here comes from a data
+per-share rows, scales in the row labels, minus signs and "2019 vs 2018 % change" columns. A
+third round of 14 pages (ADR 0079) follows: a loss triangle, bank margin and capital tables,
+occupancy and lease expirations, customers by class, a store roll-forward, quarter rows,
+months across the top, segment columns, a revenue mix with "% of total" columns and a
+cash-flow summary, 5-7 turns each. Nothing here comes from a data
 set; the pages, companies and figures are made up.
 
 Each page is a dialogue in the shape engine/evaluate/convfinqa.py reads (table, text before and
