@@ -18,7 +18,7 @@ sources.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, TypedDict, Unpack
 
@@ -87,10 +87,12 @@ from engine.types import (
     Carried,
     Choice,
     Event,
+    Fact,
     Passage,
     Source,
     Status,
     Vocabulary,
+    showable,
 )
 
 HistoryTurn = tuple[str, str]
@@ -460,6 +462,18 @@ class _Run:
         store = self.engine.store
         return make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
 
+    def _deductions(self, facts: Mapping[str, Fact]) -> frozenset[tuple[str, str]]:
+        """The lines among the evidence printed negative in each of two or more periods held:
+        deductions ("impairment charges ( 212 )"), not figures that fell below zero once."""
+        lines = {(f.entity, f.metric) for f in facts.values() if f.value < 0}
+        kept = set()
+        for entity, metric in lines:
+            found = self.engine.store.find_facts(entity=entity, metric=metric)
+            held = [f for f in found if showable(f.classification, self.clearance)]
+            if len(held) > 1 and all(f.value < 0 for f in held):
+                kept.add((entity, metric))
+        return frozenset(kept)
+
     def _results(self) -> tuple[Carried, ...]:
         return tuple(c for c in self.carried if c.slot == "result" and c.figure is not None)
 
@@ -471,7 +485,7 @@ class _Run:
             history=self.history, carried=self.carried, limits=self.engine.limits,
             needs=self.needs or plan.intent.metrics, fetch=_fetch(plan),
         )  # fmt: skip
-        rendered = render(plan, toolbox.facts, self._results())
+        rendered = render(plan, toolbox.facts, self._results(), self._deductions(toolbox.facts))
         if self.then and rendered.status == "found":
             rendered = change_between(rendered, self.then)
         if rendered.status == "not_found" and rendered.missing and self._results():

@@ -539,6 +539,9 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
         if over and (_period_follows(norms, used, start + 1) or _figure_over(norms, start)):
             used[start] = True  # "the net change over the 2008 value", "R&D over revenue"
             return start + 1, False
+        if norms[start] == "to" and not used[start] and _a_ratio_of_before(norms, start):
+            used[start] = True  # "the ratio of subscriptions to that": the whole after "to"
+            return start + 1, False
         for phrase in _DENOMINATOR_AT.get(norms[start], ()):
             end = _phrase_end(norms, used, start, phrase)
             if end is not None and _what_moved(norms[:start]):
@@ -551,6 +554,19 @@ def _denominator(norms: Sequence[str], used: list[bool]) -> tuple[int, bool] | N
                 found = (end, percent)
                 break
     return found
+
+
+def _a_ratio_of_before(norms: Sequence[str], at: int) -> bool:
+    """Whether "ratio of" stands before `at` with no other "to" between them."""
+    for i in range(at - 1, 0, -1):
+        if norms[i] == "to":
+            return False
+        if norms[i] == "of" and norms[i - 1] == _RATIO_WORD:
+            return True
+    return False
+
+
+_RATIO_WORD = normalise_word("ratio")
 
 
 def _what_moved(before: Sequence[str]) -> bool:

@@ -62,7 +62,7 @@ CHANGE = lexicon(
     """change changed difference differ increase increased decrease decreased increment
     decline declined rise rose fall fell drop dropped grow grew grown gain gained variance
     movement move moved shrink shrank shrunk climb climbed jump jumped slip slipped
-    improve improved worsen worsened"""
+    improve improved worsen worsened widen widened narrow narrowed"""
 )
 GROWTH = lexicon("growth cagr roi")
 RATIO = lexicon("ratio proportion divided quotient multiple")
@@ -148,6 +148,8 @@ PLAIN_VERBS = lexicon(
 COMPARING = lexicon("compare compares compared comparison versus vs against")
 # "Growth since 2021": from the named period to the one the conversation is on.
 SINCE = lexicon("since")
+# "Percentage points", "basis points": the unit a change is counted in (`_said_in_points`).
+IN_POINTS = "~points"
 # Of those, the verb of "how does that compare with 2023" is no content word; "as compared to"
 # keeps counting as one, as it always has (two such words send a question to the documents).
 NOT_CONTENT = (
@@ -160,6 +162,7 @@ NOT_CONTENT = (
     | lexicon("terms")  # "in percentage terms", "in dollar terms": how, not what
     | COMPOUNDED  # "the compound growth": how the growth is taken, not of what
     | lexicon("absolute")  # "the absolute change": the change itself, not in percent
+    | {IN_POINTS}
     | frozenset({"$", "&", "%"})
 )
 # Words that name an operation, or qualify one ("net change"): never alone a metric's link.
@@ -179,7 +182,7 @@ NAME_ENDINGS = lexicon("corporation corp company inc incorporated plc ltd limite
 CHANGE_OR_GROWTH = CHANGE | GROWTH
 HIGHER_OR_LOWER = HIGHER | LOWER
 SUPERLATIVES = lexicon("highest largest greatest biggest lowest smallest least peak")
-ABSOLUTE = lexicon("absolute point points")
+ABSOLUTE = lexicon("absolute point points") | {IN_POINTS}
 THRESHOLD = lexicon("above below exceed exceeded exceeding")
 # Words that ask for a number: an amount, a change, a percent, a ratio, a count (ADR 0040).
 AMOUNT = lexicon("""amount value number total balance price cost rate worth sum""")
@@ -320,6 +323,8 @@ class IntentParser:
         _a_lines_ratio(norms, used, self._pairs)
         _the_two(norms, used)
         _said_as_a_change(norms, used)
+        _said_in_points(norms, used, self._index.words)
+        _said_as_a_gap(norms, used, self._index.words)
         grammar = arithmetic.read(_averages_named(norms), used)
         count = arithmetic.counted(norms)
         unlinked = list(used)
@@ -1184,6 +1189,38 @@ def _said_as_a_change(norms: list[str], used: list[bool]) -> None:
 
 _A_CHANGE = normalise_word("change")
 _MUCH = normalise_word("much")
+_POINT = normalise_word("points")
+# What a point is a point of: "percentage points", "basis points".
+_POINTS_OF = lexicon("percentage percent basis")
+_BASIS = normalise_word("basis")
+# "By how many points did the combined ratio fall?": points counted, of a rate.
+_COUNTING_POINTS = lexicon("many")
+
+
+def _said_in_points(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
+    """ "By how many percentage points did it drop?": the unit a change in a rate is counted
+    in, not a word of a line. Only with a change word beside it, and only when no line holds
+    the word itself (a table of index points, a loyalty programme's points)."""
+    if _POINT in label_words or set(norms).isdisjoint(CHANGE):
+        return
+    for i in range(1, len(norms)):
+        if norms[i] == _POINT and norms[i - 1] in _POINTS_OF | _COUNTING_POINTS and not used[i]:
+            norms[i] = IN_POINTS
+            if norms[i - 1] == _BASIS:
+                norms[i - 1] = IN_POINTS  # "basis" names no line either
+
+
+# Nouns that ask the gap between two figures ("the spread between the two", "the swing from
+# a loss to a profit") where no line is named by them: a bank's "interest rate spread" is.
+_GAPS = lexicon("spread swing swung")
+_DIFFERENCE = normalise_word("difference")
+
+
+def _said_as_a_gap(norms: list[str], used: list[bool], label_words: frozenset[str]) -> None:
+    """Read "spread" and "swing" as "difference" unless a line holds the word."""
+    for i, norm in enumerate(norms):
+        if norm in _GAPS and norm not in label_words and not used[i]:
+            norms[i] = _DIFFERENCE
 
 
 def _the_two(norms: list[str], used: list[bool]) -> None:

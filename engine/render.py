@@ -80,8 +80,14 @@ class _Citations:
         return figure.display
 
 
-def render(plan: Plan, evidence: Mapping[str, Fact], results: Sequence[Carried] = ()) -> Rendered:
-    """`results`: earlier answers' figures the session carried as operands."""
+def render(
+    plan: Plan,
+    evidence: Mapping[str, Fact],
+    results: Sequence[Carried] = (),
+    deductions: frozenset[tuple[str, str]] = frozenset(),
+) -> Rendered:
+    """`results`: earlier answers' figures the session carried as operands. `deductions`:
+    the (entity, metric) lines printed negative in every period held ("( 212 )", "( 18 )")."""
     by_slot = {(f.entity, f.metric, f.period): f for f in evidence.values()}
     found = [(slot, by_slot.get((slot.entity, slot.metric, slot.period))) for slot in plan.slots]
     if plan.operation is None:
@@ -99,6 +105,8 @@ def render(plan: Plan, evidence: Mapping[str, Fact], results: Sequence[Carried] 
         return Rendered(
             "clarify", f"Which figure should I set {_label(facts[0])} against? Name it."
         )
+    if plan.operation == "percent_of":
+        return _ratio(plan, facts, deductions)
     return _OPERATIONS[plan.operation](plan, facts)
 
 
@@ -296,6 +304,10 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     # "How much lower was A than B?" asks the gap below B: B less A.
     below = across and not percent and _asks_below(plan.intent.question)
     operands = [second, first] if across and not below else [first, second]
+    if across and not percent and _SPREAD.search(plan.intent.question):
+        # "The spread between the high and the low": a gap has no direction, the larger less
+        # the smaller, whichever was named first.
+        operands.sort(key=lambda f: f.value)
     deducted = across and not percent and operands[0].value < 0 < operands[1].value
     if deducted:
         # "Total debt less the current portion", "how much did the provision exceed
@@ -306,9 +318,19 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     if result is None:
         return _cannot_combine(first, second)
     value, unit = result
+    if not percent and unit != PERCENT_UNIT and _IN_POINTS.search(plan.intent.question):
+        # A change "in percentage points" is one between two rates: between two amounts it
+        # answers another question than the one asked.
+        return Rendered(
+            "clarify",
+            f"{_label(first)} and {_label(second)} are no rates: between which two "
+            "percentages should I count the change in points?",
+        )
     opening = _pair_sentence(notes, first, second)
     role = "percent change" if percent else "change"
     change = notes.computed(_change_label(first, second, percent), value, unit, operands, role)
+    if not percent and unit == PERCENT_UNIT:
+        change = _in_points(plan, notes, change, value, (first, second))
     if below:
         size = change.replace("-", "", 1)
         gap = f"is lower by {size}" if value >= 0 else f"is not lower but higher, by {size}"
@@ -374,6 +396,23 @@ def _years_between(first: str, last: str) -> int:
     return max(int(b.group(1)) - int(a.group(1)), 0) if a and b else 0
 
 
+_SPREAD = re.compile(r"\bspreads?\b", re.I)
+_BASIS_POINTS = re.compile(r"\bbasis\s+points?\b|\bbps?\b", re.I)
+_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis|many)\s+points?\b|\bbps?\b", re.I)
+
+
+def _in_points(
+    plan: Plan, notes: _Citations, shown: str, value: Decimal, facts: tuple[Fact, Fact]
+) -> str:
+    """A change between two rates is counted in percentage points ("0.25 percentage points"),
+    not as a percent of anything; asked "in basis points", in hundredths of a point, as a
+    figure of its own (the one the answer stands on)."""
+    if _BASIS_POINTS.search(plan.intent.question):
+        label = f"{_change_label(facts[0], facts[1], False)} in basis points"
+        return notes.computed(label, value * 100, "basis points", facts)
+    return f"{shown.removesuffix('%')} percentage points"
+
+
 def _yes_or_no(plan: Plan, moved: Decimal) -> str:
     """ "Did it rise?": "Yes: " or "No: " before the movement, against the way asked; nothing
     for a question that asks no way, or asks by how much ("by more than 5%")."""
@@ -435,7 +474,9 @@ def _asks_below(question: str) -> bool:
     return "how" in said and bool(said & LOWER) and not said & HIGHER
 
 
-def _ratio(plan: Plan, facts: list[Fact]) -> Rendered:
+def _ratio(
+    plan: Plan, facts: list[Fact], deductions: frozenset[tuple[str, str]] = frozenset()
+) -> Rendered:
     """One figure over another; over several periods, one ratio a period ("net income as a
     percentage of revenue in FY2022 and FY2023"), never one period's part over another's whole."""
     notes = _Citations()
@@ -445,18 +486,29 @@ def _ratio(plan: Plan, facts: list[Fact]) -> Rendered:
     what = "share" if plan.operation == "percent_of" else "ratio"
     sentences = []
     for first, second in pairs:
-        result = compute("ratio", [first, second])
+        # "Impairment charges as a percent of revenue": a part whose line is printed as a
+        # deduction in every period ("( 212 )", "( 18 )") is a share of a positive whole by its
+        # amount; its sign only says that it is taken off, as in a difference across two lines
+        # (`_change`). A line negative in one period only ("net income ( loss )") keeps it.
+        deducted = (
+            plan.operation == "percent_of"
+            and (first.entity, first.metric) in deductions
+            and first.value < 0 < second.value
+        )
+        part = replace(first, value=-first.value) if deducted else first
+        result = compute("ratio", [part, second])
         if result is None:
             return _cannot_combine(first, second)
         value, unit = result
         if plan.operation == "percent_of":
             value, unit = value * 100, PERCENT_UNIT
         shown = notes.computed(
-            f"{_label(first)} / {_label(second)}", value, unit, (first, second), what
+            f"{_label(first)} / {_label(second)}", value, unit, (part, second), what
         )
+        amount = f", taken by the {format_value(part.value, part.unit)} it deducts" * deducted
         sentences.append(
             f"The {what} of {_label(first)} ({format_value(first.value, first.unit)} "
-            f"{notes.cite(first)}) to {_label(second)} "
+            f"{notes.cite(first)}{amount}) to {_label(second)} "
             f"({format_value(second.value, second.unit)} {notes.cite(second)}) is {shown}."
         )
     return _done(notes, sentences, plan.note)

