@@ -1212,7 +1212,7 @@ def _said_in_points(norms: list[str], used: list[bool], label_words: frozenset[s
 
 # Nouns that ask the gap between two figures ("the spread between the two", "the swing from
 # a loss to a profit") where no line is named by them: a bank's "interest rate spread" is.
-_GAPS = lexicon("spread swing swung")
+_GAPS = lexicon("spread swing swung gap")
 _DIFFERENCE = normalise_word("difference")
 
 

@@ -396,7 +396,7 @@ def _years_between(first: str, last: str) -> int:
     return max(int(b.group(1)) - int(a.group(1)), 0) if a and b else 0
 
 
-_SPREAD = re.compile(r"\bspreads?\b", re.I)
+_SPREAD = re.compile(r"\b(?:spreads?|gaps?)\b", re.I)
 _BASIS_POINTS = re.compile(r"\bbasis\s+points?\b|\bbps?\b", re.I)
 _IN_POINTS = re.compile(r"\b(?:percentage|percent|basis|many)\s+points?\b|\bbps?\b", re.I)
 

@@ -78,3 +78,19 @@ def test_the_absolute_change_after_a_percent_change_is_the_amount(page: InMemory
 
     assert absolute.status == "found"
     assert _computed(absolute) == [Decimal("-2850")]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what was the gap between freight revenue and cash provided by operating activities in 2023?",
+        "what was the gap between cash provided by operating activities and freight revenue in 2023?",
+    ],
+)
+def test_a_gap_between_two_lines_is_the_larger_less_the_smaller(
+    page: InMemoryStore, question: str
+) -> None:
+    (gap,) = ask_on_page(page, OWNER, question)
+
+    assert gap.status == "found"
+    assert _computed(gap) == [Decimal("75800")]
