@@ -71,7 +71,10 @@ ROLE_NOUNS = {
 # number" may as well be the quantity the figure counts.
 _GENERIC = lexicon("amount value figure number")
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
-PRONOUNS = DEMONSTRATIVES | {"it"}
+# "They" stands for a figure as "it" does ("how much did they represent ..."), and so only
+# where "it" would: before a verb or an operator word.
+_SINGLE = frozenset({"it", "they"})
+PRONOUNS = DEMONSTRATIVES | _SINGLE
 _ADJECTIVES = lexicon("net total combined overall annual same")
 # Words that may stand between a denominator phrase and the result it names as the whole.
 _BEFORE_A_WHOLE = frozenset({"the", "a", "an", *DEMONSTRATIVES}) | _ADJECTIVES
@@ -755,7 +758,7 @@ def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[
         named = ROLE_NOUNS.get(following) or (
             "result" if constants and following in _GENERIC else ""
         )
-        if norm != "it" and named and not used[k]:
+        if norm not in _SINGLE and named and not used[k]:
             for j in range(i, k + 1):
                 used[j] = True
             return named, i

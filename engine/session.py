@@ -377,7 +377,10 @@ class ConversationSession:
             return resolved.with_(referent="?"), tuple(carried)
         number, turn, figure = found
         if _share_of_a_share(asked, resolved, figure):
-            return resolved.with_(referent="?"), tuple(carried)
+            part = _part_of_share(turn, figure, asked.metrics)
+            if part is None:
+                return resolved.with_(referent="?"), tuple(carried)
+            figure = part  # "how much did it represent in relation to X": the share's part
         beyond = _named_beyond_the_result(asked, turn.intent.metrics)
         if beyond:
             # "Revenue less net income over the 2013 revenue": the result is described by the
@@ -1308,6 +1311,24 @@ def _only_itself(
     change of nothing or a ratio of 1, never an answer."""
     own = metrics == (figure.metric,) and periods == (figure.period,)
     return not asked.constants and figure.kind == "fact" and own
+
+
+def _part_of_share(
+    turn: Remembered, share: Figure, named: tuple[str, ...]
+) -> Figure | None:
+    """ "And how much did it represent in relation to X?" right after a share of one figure
+    in another: a share set against a new whole is a share of a share, so "it" is the part
+    the share was taken of, the figure the earlier question set first. Only when the share
+    stands on two facts that answer gave, and the question names one figure that is neither
+    of them (named again, the part or the whole would make the question ask something else);
+    else None, and it is asked back."""
+    if len(share.sources) != 2 or len(named) != 1:
+        return None
+    facts = {f.sources: f for f in turn.results if f.kind == "fact" and len(f.sources) == 1}
+    part, whole = (facts.get((source,)) for source in share.sources)
+    if part is None or whole is None or named[0] in (part.metric, whole.metric):
+        return None
+    return part
 
 
 def _share_of_a_share(asked: Intent, resolved: Intent, figure: Figure) -> bool:

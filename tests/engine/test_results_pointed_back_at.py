@@ -1,0 +1,97 @@
+"""Follow-ups that point back at what an earlier answer gave (issue 12, ADR 0078): the part a
+share was taken of, named by a bare "it" or "they". The page and its labels are invented; each
+conversation is asked in order through one ConversationSession scoped to the page, as the
+chat page does, and once more in a session rebuilt from the stored turns, as askapp rebuilds
+it after a restart."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from engine.answer import Engine
+from engine.evaluate.tatqa import ENTITY, page_store
+from engine.intent import Intent
+from engine.providers.mock import MockProvider
+from engine.session import ConversationSession, Remembered
+from engine.types import Answer, Figure
+
+# A ferry operator's fleet and its capital, two years.
+FLEET = [
+    ["", "2023", "2022"],
+    ["Passenger vessels", "36", "30"],
+    ["Cargo vessels", "24", "20"],
+    ["Total vessels", "60", "50"],
+    ["Crew members", "1,200", "1,000"],
+]
+
+
+def page(rows: list[list[str]] = FLEET) -> Engine:
+    return Engine(page_store("Kestrel/2023/page_4", rows, "", ()), MockProvider())
+
+
+def ask(engine: Engine, *questions: str) -> list[Answer]:
+    session = ConversationSession(scope=ENTITY)
+    return [engine.answer(q, session=session, history=session.history()) for q in questions]
+
+
+def after_a_restart(engine: Engine, *questions: str) -> Answer:
+    """The last question asked in a session rebuilt from the stored form of the earlier turns
+    (their resolved intents and their figures as dictionaries), as askapp rebuilds it."""
+    *earlier, last = questions
+    stored = [
+        Remembered(
+            q, Intent.from_dict(q, a.intent), a.text, a.status,
+            tuple(Figure.from_dict(f.to_dict()) for f in a.figures) if a.status == "found" else (),
+        )
+        for q, a in zip(earlier, ask(engine, *earlier), strict=True)
+    ]  # fmt: skip
+    session = ConversationSession(scope=ENTITY, turns=stored)
+    return engine.answer(last, session=session, history=session.history())
+
+
+def computed(answer: Answer) -> Decimal:
+    return [f.value for f in answer.figures if f.kind == "computed"][-1]
+
+
+SHARE = "in 2023, what percentage did the passenger vessels represent in relation to the total?"
+
+
+# -- "it" after a share: the part the share was taken of ------------------------------------
+
+
+def test_it_set_against_a_new_whole_after_a_share_is_the_shares_part() -> None:
+    share, again = ask(page(), SHARE, "and how much did it represent in relation to crew members?")
+
+    assert computed(share) == Decimal("60")
+    # 36 passenger vessels over 1,200 crew: not 60% over 1,200.
+    assert again.status == "found"
+    assert computed(again) == Decimal("0.03")
+    result = [c for c in again.carried if c.slot == "result"]
+    assert [c.figure.metric for c in result if c.figure] == ["Passenger vessels"]
+
+
+def test_they_points_back_as_it_does() -> None:
+    *_, again = ask(page(), SHARE, "and how much did they represent in relation to cargo vessels?")
+
+    assert again.status == "found"
+    assert computed(again) == Decimal("1.5")
+
+
+def test_the_shares_part_is_carried_across_a_restart() -> None:
+    again = after_a_restart(
+        page(), SHARE, "and how much did it represent in relation to crew members?"
+    )
+
+    assert again.status == "found"
+    assert computed(again) == Decimal("0.03")
+
+
+def test_it_against_the_shares_own_whole_is_asked_back_not_guessed() -> None:
+    # "It" over the total again, in another year: the share's part in 2022, or the share
+    # itself? Neither is sure, so no figure.
+    *_, again = ask(
+        page(), SHARE, "and how much did it represent in relation to total vessels in 2022?"
+    )
+
+    assert again.status == "clarify"
+    assert not [f for f in again.figures if f.kind == "computed"]
