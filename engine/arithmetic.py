@@ -144,6 +144,8 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         for i, norm in enumerate(norms):
             if norm in _SHARE_VERBS:
                 used[i] = True
+    if marker is not None:
+        _share_causes(norms, used)
     free = {n for n, u in zip(norms, used, strict=True) if not u}
     percent = bool(free & PERCENT_WORDS) or (marker is not None and marker[1])
     operation: str | None = None
@@ -195,6 +197,20 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         operation, referent, referent_first, constants, nested, points_back=points, pair=pair,
         whole_at=whole_at,
     )  # fmt: skip
+
+
+# "What percentage of the increase was due to X": the cause a share names its part by.
+_CAUSED = lexicon("due attributable owing")
+_TO = normalise_word("to")
+
+
+def _share_causes(norms: Sequence[str], used: list[bool]) -> None:
+    """Beside a share's phrase, "due to" and "attributable to" only say that the figure after
+    them is the part: the words name no line and narrow none. ("Debt due in 2019" keeps its
+    word: there it says which debt.)"""
+    for i, norm in enumerate(norms[:-1]):
+        if norm in _CAUSED and norms[i + 1] == _TO and not used[i]:
+            used[i] = used[i + 1] = True
 
 
 def _counts_times(norms: Sequence[str], end: int) -> bool:

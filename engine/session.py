@@ -402,7 +402,10 @@ class ConversationSession:
             kept.append(Carried("period", own, number, turn.question))
         elif not periods and not asked.constants and figure.period == "" and asked.metrics:
             periods = ("",)  # figures of no period (a table without years), as the result's
-        if asked.constants or not periods:
+        # A figure the question names, in no period, beside a result of several: the plan
+        # takes the one period that figure is held in, or asks which.
+        named_alone = not periods and bool(asked.metrics) and not own and figure.period is None
+        if asked.constants or (not periods and not named_alone):
             metrics, periods = (), ()
             kept = [c for c in kept if c.slot not in ("metric", "period")]
         if _only_itself(asked, figure, metrics, periods):
@@ -857,6 +860,14 @@ class ConversationSession:
         last = self.turns[-1].intent
         # A sum over one period can only add to an earlier sum ("the sum including 2008").
         return last.operation == "sum" and (bool(last.referent) or len(last.periods) == 1)
+
+    def periods_of(self, figure: Figure) -> frozenset[str]:
+        """The periods of the facts an earlier result was worked out from (its own, for a
+        fact), as this session's answers gave them; none for facts it does not hold."""
+        if figure.kind == "fact":
+            return frozenset({figure.period or ""})
+        facts = self._facts_by_source()
+        return frozenset(facts[s].period or "" for s in figure.sources if s in facts)
 
     def _facts_by_source(self) -> dict[str, Figure]:
         return {

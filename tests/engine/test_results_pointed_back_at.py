@@ -95,3 +95,57 @@ def test_it_against_the_shares_own_whole_is_asked_back_not_guessed() -> None:
 
     assert again.status == "clarify"
     assert not [f for f in again.figures if f.kind == "computed"]
+
+
+# -- an item of a change, named with no period -----------------------------------------------
+
+# A roll-forward of net sales: the opening and closing years are lines, the items between
+# are held for the closing year only.
+BRIDGE = [
+    ["", "amount (in millions)"],
+    ["2022 net sales", "400.0"],
+    ["pricing", "30.0"],
+    ["volume", "20.0"],
+    ["2023 net sales", "450.0"],
+]
+CHANGE = "what was the increase in net sales from 2022 to 2023?"
+
+
+def test_the_share_of_a_change_due_to_an_item_takes_the_item_in_the_changes_year() -> None:
+    change, share = ask(
+        page(BRIDGE), CHANGE, "what percentage of that increase was due to pricing?"
+    )
+
+    assert computed(change) == Decimal("50")
+    assert share.status == "found"
+    assert computed(share) == Decimal("60")
+
+
+def test_attributable_to_names_the_part_as_due_to_does() -> None:
+    *_, share = ask(
+        page(BRIDGE), CHANGE, "what portion of this increase was attributable to volume?"
+    )
+
+    assert share.status == "found"
+    assert computed(share) == Decimal("0.4")
+
+
+# Bookings by year, where one line is held for the earliest year only.
+BOOKINGS = [
+    ["", "2023", "2022", "2021"],
+    ["Cabin bookings", "500", "400", "300"],
+    ["Launch promotion", "", "", "90"],
+]
+
+
+def test_an_item_held_outside_the_changes_years_is_asked_back_not_set_against_it() -> None:
+    change, share = ask(
+        page(BOOKINGS),
+        "what was the change in cabin bookings from 2022 to 2023?",
+        "what percentage of that change was due to the launch promotion?",
+    )
+
+    assert computed(change) == Decimal("100")
+    # The promotion is held for 2021 only: not a part of the 2022-2023 change.
+    assert share.status == "clarify"
+    assert not [f for f in share.figures if f.kind == "computed"]
