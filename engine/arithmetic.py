@@ -336,10 +336,16 @@ def _by_year(norms: Sequence[str], used: list[bool]) -> list[tuple[int, int, str
 
 def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[str, int | None]:
     """ "Does that amount represent in relation to this purchase price": a demonstrative and
-    a generic noun beside a denominator phrase name an earlier figure ("figure")."""
+    a generic noun beside a denominator phrase name an earlier figure ("figure"); the
+    adjectives of a figure may stand between ("this total amount")."""
     for i, norm in enumerate(norms[:-1]):
-        if norm in ("this", "that") and norms[i + 1] in _GENERIC and not any(used[i : i + 2]):
-            used[i : i + 2] = [True, True]
+        if norm not in ("this", "that") or used[i]:
+            continue
+        k = i + 1
+        while k < len(norms) - 1 and norms[k] in _ADJECTIVES and not used[k]:
+            k += 1
+        if norms[k] in _GENERIC and not any(used[i : k + 1]):
+            used[i : k + 1] = [True] * (k + 1 - i)
             return "figure", i
     return "", None
 
@@ -919,7 +925,7 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
     with localcontext() as ctx:
         ctx.prec = 34
         try:
-            result = _value(operation, [o.value for o in operands], units)
+            result = _value(operation, _in_one_scale(operation, operands, units), units)
         except (DivisionByZero, InvalidOperation):
             return None
     if result is None:
@@ -936,6 +942,23 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
         label=role, value=value, unit=unit, kind="computed", sources=sources,
         display=format_value(value, unit), role=role, formula=formula,
     )  # fmt: skip
+
+
+def _in_one_scale(operation: str, operands: Sequence[Operand], units: set[str]) -> list[Decimal]:
+    """The operands' values, each written out in full when a ratio sets figures of different
+    scales against each other (3,219,192 customers over a population of 11.9 million is over
+    11,900,000). A figure with no scale beside one with a scale is read as written in full:
+    its column said none where the other's said its own. Other operations keep the values
+    as they are (a sum of different units is no figure)."""
+    values = [o.value for o in operands]
+    if operation not in ("ratio", "percent_of") or len(units) < 2:
+        return values
+    if not units <= {"", *SCALES}:
+        return values
+    return [
+        o.value * SCALES[o.unit] if o.unit in SCALES and o.role != "constant" else o.value
+        for o in operands
+    ]
 
 
 def _value(operation: str, values: list[Decimal], units: set[str]) -> Decimal | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from engine import arithmetic
 from engine.answer import Engine
 from engine.evaluate.tatqa import ENTITY, page_store
 from engine.intent import Intent
@@ -149,3 +150,40 @@ def test_an_item_held_outside_the_changes_years_is_asked_back_not_set_against_it
     # The promotion is held for 2021 only: not a part of the 2022-2023 change.
     assert share.status == "clarify"
     assert not [f for f in share.figures if f.kind == "computed"]
+
+
+# -- "this total amount": the figure just given, in its own scale ------------------------------
+
+# A water utility's service areas: customers counted one by one, population in millions.
+SERVICE = [
+    ["", "Customers", "Population served (in millions)"],
+    ["Northern district", "150,000", "0.5"],
+    ["Southern district", "250,000", "1.5"],
+    ["Total districts", "400,000", "2.0"],
+]
+
+
+def test_this_total_amount_is_the_figure_just_given_written_out_in_full() -> None:
+    population, share = ask(
+        page(SERVICE),
+        "what was the total population served?",
+        "and how much were the total customers as a percentage of this total amount?",
+    )
+
+    assert population.status == "found"
+    assert [f.unit for f in population.figures] == ["million"]
+    # 400,000 customers over 2,000,000 people: 20%, not 400,000 over 2.
+    assert share.status == "found"
+    assert computed(share) == Decimal("20")
+    result = [c for c in share.carried if c.slot == "result"]
+    assert [c.figure.value for c in result if c.figure] == [Decimal("2.0")]
+
+
+def test_a_ratio_of_two_scales_is_taken_in_full() -> None:
+    thousands = arithmetic.Operand("cabins", Decimal("500"), "thousand", ("fact:a",))
+    millions = arithmetic.Operand("berths", Decimal("2"), "million", ("fact:b",))
+
+    ratio = arithmetic.combine("ratio", [thousands, millions])
+
+    assert ratio is not None
+    assert ratio.value == Decimal("0.25")
