@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
-from engine.calc import PERCENT_UNIT, RATIO_UNIT
+from engine.calc import PERCENT_UNIT, RATIO_UNIT, SCALES, in_full
 from engine.numbers import format_value
 from engine.text import lexicon, normalise_word
 from engine.types import Figure
@@ -945,20 +945,14 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
 
 
 def _in_one_scale(operation: str, operands: Sequence[Operand], units: set[str]) -> list[Decimal]:
-    """The operands' values, each written out in full when a ratio sets figures of different
-    scales against each other (3,219,192 customers over a population of 11.9 million is over
-    11,900,000). A figure with no scale beside one with a scale is read as written in full:
-    its column said none where the other's said its own. Other operations keep the values
-    as they are (a sum of different units is no figure)."""
+    """The operands' values; a ratio's written out in full when its figures are in different
+    scales (`calc.in_full`; a constant keeps its value). Other operations keep the values as
+    they are (a sum of different units is no figure)."""
     values = [o.value for o in operands]
     if operation not in ("ratio", "percent_of") or len(units) < 2:
         return values
-    if not units <= {"", *SCALES}:
-        return values
-    return [
-        o.value * SCALES[o.unit] if o.unit in SCALES and o.role != "constant" else o.value
-        for o in operands
-    ]
+    scaled = in_full(values, [o.unit for o in operands])
+    return [v if o.role == "constant" else s for v, s, o in zip(values, scaled, operands, strict=True)]
 
 
 def _value(operation: str, values: list[Decimal], units: set[str]) -> Decimal | None:
@@ -1012,7 +1006,6 @@ def _round(value: Decimal) -> Decimal:
 
 
 # -- a result restated in another scale -------------------------------------------------------
-SCALES = {"thousand": Decimal(10**3), "million": Decimal(10**6), "billion": Decimal(10**9)}
 _ASKED_SCALE = re.compile(
     r"\bin\s+(?:full\s+|whole\s+|plain\s+)?(thousands|millions|billions|dollars)\b", re.IGNORECASE
 )

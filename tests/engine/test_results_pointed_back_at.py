@@ -187,3 +187,15 @@ def test_a_ratio_of_two_scales_is_taken_in_full() -> None:
 
     assert ratio is not None
     assert ratio.value == Decimal("0.25")
+
+
+def test_a_share_asked_outright_of_two_scales_is_taken_in_full_too() -> None:
+    (share,) = ask(
+        page(SERVICE),
+        "what were the total districts customers as a percentage of the total districts "
+        "population served?",
+    )
+
+    # 400,000 over 2 million is 20%, never 20,000,000%.
+    assert share.status == "found"
+    assert computed(share) == Decimal("20")
