@@ -952,7 +952,8 @@ def _in_one_scale(operation: str, operands: Sequence[Operand], units: set[str]) 
     if operation not in ("ratio", "percent_of") or len(units) < 2:
         return values
     scaled = in_full(values, [o.unit for o in operands])
-    return [v if o.role == "constant" else s for v, s, o in zip(values, scaled, operands, strict=True)]
+    kept = zip(values, scaled, operands, strict=True)
+    return [value if o.role == "constant" else full for value, full, o in kept]
 
 
 def _value(operation: str, values: list[Decimal], units: set[str]) -> Decimal | None:

@@ -379,7 +379,11 @@ class ConversationSession:
         if _share_of_a_share(asked, resolved, figure):
             part = _part_of_share(turn, figure, asked.metrics)
             if part is None:
-                return resolved.with_(referent="?"), tuple(carried)
+                # Which of the share and the figure it was taken of: ask, naming both.
+                named = [_as_result(number, turn, f) for f in (figure, *_parts(turn, figure)[:1])]
+                kept = [c for c in carried if c.slot == "entity"]
+                asking = resolved.with_(referent="?pair" if len(named) > 1 else "?")
+                return asking.with_(metrics=(), periods=()), (*kept, *named)
             figure = part  # "how much did it represent in relation to X": the share's part
         beyond = _named_beyond_the_result(asked, turn.intent.metrics)
         if beyond:
@@ -1324,22 +1328,26 @@ def _only_itself(
     return not asked.constants and figure.kind == "fact" and own
 
 
-def _part_of_share(
-    turn: Remembered, share: Figure, named: tuple[str, ...]
-) -> Figure | None:
+def _parts(turn: Remembered, share: Figure) -> tuple[Figure, ...]:
+    """The facts a share stands on that its answer gave, part first (a share's sources are
+    its part's, then its whole's)."""
+    facts = {f.sources: f for f in turn.results if f.kind == "fact" and len(f.sources) == 1}
+    found = (facts.get((source,)) for source in share.sources)
+    return tuple(f for f in found if f is not None)
+
+
+def _part_of_share(turn: Remembered, share: Figure, named: tuple[str, ...]) -> Figure | None:
     """ "And how much did it represent in relation to X?" right after a share of one figure
     in another: a share set against a new whole is a share of a share, so "it" is the part
     the share was taken of, the figure the earlier question set first. Only when the share
     stands on two facts that answer gave, and the question names one figure that is neither
     of them (named again, the part or the whole would make the question ask something else);
     else None, and it is asked back."""
-    if len(share.sources) != 2 or len(named) != 1:
+    parts = _parts(turn, share)
+    if len(share.sources) != 2 or len(parts) != 2 or len(named) != 1:
         return None
-    facts = {f.sources: f for f in turn.results if f.kind == "fact" and len(f.sources) == 1}
-    part, whole = (facts.get((source,)) for source in share.sources)
-    if part is None or whole is None or named[0] in (part.metric, whole.metric):
-        return None
-    return part
+    part, whole = parts
+    return None if named[0] in (part.metric, whole.metric) else part
 
 
 def _share_of_a_share(asked: Intent, resolved: Intent, figure: Figure) -> bool:

@@ -96,6 +96,9 @@ def test_it_against_the_shares_own_whole_is_asked_back_not_guessed() -> None:
 
     assert again.status == "clarify"
     assert not [f for f in again.figures if f.kind == "computed"]
+    # The question back names the two figures "it" may be.
+    assert "the share of 60%" in again.text
+    assert "Passenger vessels" in again.text
 
 
 # -- an item of a change, named with no period -----------------------------------------------
