@@ -776,6 +776,12 @@ def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[
         k = i + 1
         while k < len(norms) and norms[k] in _ADJECTIVES and not used[k]:
             k += 1
+        after = norms[k] if k < len(norms) else ""
+        whole = i > 0 and used[i - 1]  # right after a phrase the grammar took ("portion of")
+        if whole and k > i + 1 and norms[k - 1] in ROLE_NOUNS and after in _AFTER_PRONOUN:
+            # "What portion of that total is gas?": the adjective was the noun. ("The change
+            # in that total" names the line the total is, not a result.)
+            k -= 1
         following = norms[k] if k < len(norms) else ""
         named = ROLE_NOUNS.get(following) or (
             "result" if constants and following in _GENERIC else ""

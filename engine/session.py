@@ -367,6 +367,14 @@ class ConversationSession:
             found = self._result(asked.referent)
         if isinstance(found, Remembered):
             found = _of_the_period(found, self.turns.index(found) + 1, asked.periods)
+        if isinstance(found, tuple) and asked.referent not in ("result", "figure"):
+            beside = self._figure_beside(asked, found[0])
+            if beside is not None:
+                kept = [c for c in carried if c.slot == "entity"]
+                given = [_as_result(*found), _as_result(*beside)]
+                ordered = given if asked.referent_first else given[::-1]
+                bare = resolved.with_(metrics=(), periods=(), loose=(), kind="comparison")
+                return bare.with_(referent="pair"), (*kept, *ordered)
         if isinstance(found, Remembered):
             # "This number" after an answer that gave several: ask which, naming them.
             number = self.turns.index(found) + 1
@@ -424,6 +432,20 @@ class ConversationSession:
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
             kept
         )
+
+    def _figure_beside(self, asked: Intent, after: int) -> tuple[int, Remembered, Figure] | None:
+        """ "The change divided by that number": a result named by its role, and a figure
+        pointed at by a generic noun that links nothing ("that number", "this amount"): the
+        one figure the latest answer gave, when that answer came after the result's. None
+        when the question names a figure, a period or a constant of its own, or the latest
+        answer gave several figures (then the usual readings decide)."""
+        named = asked.metrics or asked.periods or asked.constants or asked.loose
+        if named or "figure" not in asked.points_back:
+            return None
+        latest = self._last_given(1)
+        if not latest or latest[0][0] <= after or latest[0][2] is None:
+            return None
+        return latest[0][0], latest[0][1], latest[0][2]
 
     def _over_an_earlier_sum(self, asked: Intent) -> tuple[Carried, Carried] | None:
         """ "That value over the sum of both", after a sum and then one of its figures: the

@@ -14,6 +14,7 @@ from engine.evaluate.tatqa import ENTITY, page_store
 from engine.intent import Intent
 from engine.providers.mock import MockProvider
 from engine.session import ConversationSession, Remembered
+from engine.text import normalise_word, words
 from engine.types import Answer, Figure
 
 # A ferry operator's fleet and its capital, two years.
@@ -202,3 +203,73 @@ def test_a_share_asked_outright_of_two_scales_is_taken_in_full_too() -> None:
     # 400,000 over 2 million is 20%, never 20,000,000%.
     assert share.status == "found"
     assert computed(share) == Decimal("20")
+
+
+# -- a result named by its role beside a figure pointed at -------------------------------------
+
+CUSTOMERS = [
+    ["", "2016", "2015", "2014"],
+    ["Gas customers", "93,000", "86,000", "80,000"],
+    ["Electric customers", "120,000", "118,000", "110,000"],
+]
+
+
+def test_the_change_divided_by_that_number_takes_the_figure_just_given() -> None:
+    *_, ratio = ask(
+        page(CUSTOMERS),
+        "what was the change in gas customers from 2015 to 2016?",
+        "what was the number in 2015?",
+        "what is the change divided by that number?",
+    )
+
+    assert ratio.status == "found"
+    assert computed(ratio) == Decimal("0.081395")
+    assert [c.from_turn for c in ratio.carried if c.slot == "result"] == [1, 2]
+
+
+def test_the_role_and_that_number_after_a_restart() -> None:
+    ratio = after_a_restart(
+        page(CUSTOMERS),
+        "what was the change in gas customers from 2015 to 2016?",
+        "what was the number in 2015?",
+        "what is the change divided by that number?",
+    )
+
+    assert ratio.status == "found"
+    assert computed(ratio) == Decimal("0.081395")
+
+
+def test_that_number_with_nothing_given_after_the_change_is_not_guessed() -> None:
+    # The only answer is the change itself (with its two facts): which number is "that"?
+    *_, ratio = ask(
+        page(CUSTOMERS),
+        "what was the change in gas customers from 2015 to 2016?",
+        "what is the change divided by that number?",
+    )
+
+    assert ratio.status != "found"
+    assert not [f for f in ratio.figures if f.kind == "computed"]
+
+
+def test_a_portion_of_that_total_is_of_the_sum_just_given() -> None:
+    *_, portion = ask(
+        page(CUSTOMERS),
+        "what were gas customers in 2016?",
+        "and electric customers?",
+        "what is the combined total?",
+        "what portion of that total is gas customers?",
+    )
+
+    assert portion.status == "found"
+    assert computed(portion) == Decimal("0.43662")
+
+
+def _read(question: str) -> arithmetic.Reading:
+    norms = [normalise_word(w) for w in words(question)]
+    return arithmetic.read(norms, [False] * len(norms))
+
+
+def test_that_total_after_a_share_phrase_is_a_result_but_after_change_in_is_the_line() -> None:
+    assert _read("what portion of that total is gas customers?").referent == "sum"
+    # "The change in that total": the line the conversation calls a total, not a sum.
+    assert _read("what was the change in that total over the year?").referent != "sum"
