@@ -191,6 +191,9 @@ class ConversationSession:
             # is the other operand: it is taken in one period, as a lookup would be.
             one = across or bool(intent.constants)
             periods = self._carry_periods(None if one else operation, carried, metrics)
+        elif not periods and not intent.relative_last and _that_change_of(intent, operation):
+            # "What was that change for electric customers?": the span the change was over.
+            periods = self._periods_of_the_change(carried)
         elif not periods and not intent.relative_last and _in_one_period(operation, metrics):
             # "And total liabilities?", "cost of sales as a % of revenue": a figure named with
             # no period, right after an answer about one period, is asked in that period.
@@ -791,6 +794,10 @@ class ConversationSession:
     ) -> str | None:
         """An elliptical follow-up to a comparison keeps the comparison ("and for Microsoft?"),
         and so does the reply to a comparison that had to be asked back."""
+        if self.turns and self._change_for_another_line(intent):
+            number, last = len(self.turns), self.turns[-1]
+            carried.append(Carried("operation", last.intent.operation or "", number, last.question))
+            return last.intent.operation
         if not follow or not self.turns or intent.asks_value or "figure" in intent.points_back:
             return None  # "the 2008 value", "that income in 2016": the figure itself
         number, last = len(self.turns), self.turns[-1]
@@ -805,6 +812,34 @@ class ConversationSession:
             carried.append(Carried("operation", last.intent.operation, number, last.question))
             return last.intent.operation
         return None
+
+    def _change_for_another_line(self, intent: Intent) -> bool:
+        """ "And in electric customers over the same period?" right after a change between
+        two periods that was answered: the same change, of the line now named. Only for a
+        question that opens by leaning on the last ("and ...", "what about ...") and names a
+        line and nothing to do with it (no operation, no figure pointed at, no company)."""
+        last = self.turns[-1]
+        changed = last.intent.operation in _CHANGES and len(last.intent.periods) == 2
+        if not changed or last.status != "found" or not _elliptical(intent.question):
+            return False
+        bare = not (intent.operation or intent.asks_value or intent.entities or intent.loose)
+        return bare and bool(intent.metrics) and "figure" not in intent.points_back
+
+    def _periods_of_the_change(self, carried: list[Carried]) -> tuple[str, ...]:
+        """The two periods of the latest question that asked a change and was answered, when
+        it is the latest that named periods at all: "what was that change for electric
+        customers?" takes the span the conversation is on."""
+        for number, turn in self._recent():
+            if not turn.intent.periods:
+                continue
+            source = turn.intent
+            if source.operation not in _CHANGES or len(source.periods) != 2:
+                return ()
+            if turn.status != "found":
+                return ()
+            carried.extend(Carried("period", p, number, turn.question) for p in source.periods)
+            return source.periods
+        return ()
 
     def _carry_periods(
         self, operation: str | None, carried: list[Carried], metrics: tuple[str, ...] = ()
@@ -1136,6 +1171,14 @@ def _elliptical(question: str) -> bool:
     does not lean so, and a figure it names in part is asked back."""
     said = words(question)
     return said[:1] == ["and"] or (said[1:2] == ["about"] and said[0] in ("what", "how"))
+
+
+def _that_change_of(intent: Intent, operation: str | None) -> bool:
+    """A change of a line named, pointing back ("that change for electric customers") or
+    leaning on the question before ("and the change in electric customers?"): of the span the
+    conversation is on, not of the latest periods held."""
+    leaning = "figure" in intent.points_back or _elliptical(intent.question)
+    return operation in _CHANGES and bool(intent.metrics) and leaning
 
 
 def _bare_total(intent: Intent) -> bool:

@@ -30,7 +30,7 @@ RECORDED = {
     # (ADR 0076): two held-out turns turned correct and one, unread, wrong. "Across all 3
     # years" sums the line the conversation is on, where the gold sums another line it
     # also takes for its turn before (ADR 0076).
-    "pacific": (1057, 36),
+    "pacific": (1058, 36),
     # One turn asks a figure "again" that the page's text states as 137 and the gold as 133,
     # though the gold program of the turn before it takes 137 for that year: the engine's 137
     # is scored wrong (ADR 0056). Another asks "what percentage of the total ... was due to

@@ -273,3 +273,34 @@ def test_that_total_after_a_share_phrase_is_a_result_but_after_change_in_is_the_
     assert _read("what portion of that total is gas customers?").referent == "sum"
     # "The change in that total": the line the conversation calls a total, not a sum.
     assert _read("what was the change in that total over the year?").referent != "sum"
+
+
+# -- the same change, of another line ---------------------------------------------------------
+
+GAS_CHANGE = "what was the change in gas customers from 2014 to 2016?"
+
+
+def test_that_change_for_another_line_is_over_the_same_span() -> None:
+    *_, change = ask(
+        page(CUSTOMERS), GAS_CHANGE, "and what was that change for electric customers?"
+    )
+
+    assert change.status == "found"
+    assert computed(change) == Decimal("10000")
+    assert [c.value for c in change.carried if c.slot == "period"] == ["FY2014", "FY2016"]
+
+
+def test_and_another_line_after_a_change_is_that_change_of_it() -> None:
+    *_, change = ask(page(CUSTOMERS), GAS_CHANGE, "and electric customers?")
+
+    assert change.status == "found"
+    assert computed(change) == Decimal("10000")
+    assert [c.value for c in change.carried if c.slot == "operation"] == ["difference"]
+
+
+def test_a_change_asked_afresh_does_not_lean_on_the_span_before() -> None:
+    # A question of its own, neither pointing back nor opening with "and": which periods is
+    # asked, not borrowed from the gas question.
+    *_, change = ask(page(CUSTOMERS), GAS_CHANGE, "what was the change in electric customers?")
+
+    assert change.status == "clarify"
