@@ -1159,15 +1159,19 @@ def _the_two(norms: list[str], used: list[bool]) -> None:
     points at the figures on hand, as "both" and "them" do; it names no line item, and is
     no word a table leaves unsaid. Only before a verb ("of the two was"), or closing
     "between the two": before a noun ("the two segments") it counts that noun, and a
-    question ending on "the two" otherwise may mean two figures of one answer."""
+    question ending on "the two" otherwise may mean two figures of one answer. Before the
+    noun of a result ("between these two changes", "the sum of those two totals") it points
+    at two results on hand: such nouns name no line."""
     for i in range(1, len(norms)):
         following = norms[i + 1] if i + 1 < len(norms) else ""
         between = i > 1 and norms[i - 2] == "between"  # "the difference between the two"
+        last = i + 2 >= len(norms)
+        results = following in arithmetic.ROLE_NOUNS and last
         if (
             norms[i] == "two"
             and norms[i - 1] in ("the", "these", "those")
             and not used[i]
-            and (following in _AFTER_THE_TWO | COMPARING or (not following and between))
+            and (following in _AFTER_THE_TWO | COMPARING or (not following and between) or results)
         ):
             used[i] = True
 

@@ -304,3 +304,17 @@ def test_a_change_asked_afresh_does_not_lean_on_the_span_before() -> None:
     *_, change = ask(page(CUSTOMERS), GAS_CHANGE, "what was the change in electric customers?")
 
     assert change.status == "clarify"
+
+
+def test_these_two_changes_are_the_two_results_on_hand() -> None:
+    *_, gap = ask(
+        page(CUSTOMERS),
+        GAS_CHANGE,
+        "and electric customers?",
+        "what is the difference between these two changes?",
+    )
+
+    # ADR 0071's order for two results of no one period: the newer less the older.
+    assert gap.status == "found"
+    assert computed(gap) == Decimal("-3000")
+    assert [c.from_turn for c in gap.carried if c.slot == "result"] == [2, 1]
