@@ -264,6 +264,12 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
         k = i + 1
         if k < len(norms) and norms[k] == "same":
             k += 1
+        if norm == "same" and i > 0 and norms[i - 1] == "the" and norms[k : k + 1] == ["for"]:
+            # "And the same for electric customers?": the calculation just made, of another
+            # line. The words name no line.
+            used[i - 1] = used[i] = True
+            points.append("same")
+            continue
         noun = _dated(norms, used, i)
         if noun:
             points.append(f"dated:{noun}")

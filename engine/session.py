@@ -820,7 +820,8 @@ class ConversationSession:
         line and nothing to do with it (no operation, no figure pointed at, no company)."""
         last = self.turns[-1]
         changed = last.intent.operation in _CHANGES and len(last.intent.periods) == 2
-        if not changed or last.status != "found" or not _elliptical(intent.question):
+        leaning = _elliptical(intent.question) or "same" in intent.points_back
+        if not changed or last.status != "found" or not leaning:
             return False
         bare = not (intent.operation or intent.asks_value or intent.entities or intent.loose)
         return bare and bool(intent.metrics) and "figure" not in intent.points_back
@@ -1177,7 +1178,8 @@ def _that_change_of(intent: Intent, operation: str | None) -> bool:
     """A change of a line named, pointing back ("that change for electric customers") or
     leaning on the question before ("and the change in electric customers?"): of the span the
     conversation is on, not of the latest periods held."""
-    leaning = "figure" in intent.points_back or _elliptical(intent.question)
+    pointing = {"figure", "same"} & set(intent.points_back)
+    leaning = bool(pointing) or _elliptical(intent.question)
     return operation in _CHANGES and bool(intent.metrics) and leaning
 
 

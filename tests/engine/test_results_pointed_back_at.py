@@ -318,3 +318,23 @@ def test_these_two_changes_are_the_two_results_on_hand() -> None:
     assert gap.status == "found"
     assert computed(gap) == Decimal("-3000")
     assert [c.from_turn for c in gap.carried if c.slot == "result"] == [2, 1]
+
+
+def test_the_same_for_another_line_after_a_percent_change_is_its_percent_change() -> None:
+    *_, same = ask(
+        page(CUSTOMERS),
+        "what were gas customers in 2016?",
+        "what was it in 2014?",
+        "what was the percent change?",
+        "and the same for electric customers?",
+    )
+
+    assert same.status == "found"
+    assert computed(same) == Decimal("9.090909")
+
+
+def test_the_same_for_another_line_after_a_figure_is_that_lines_figure() -> None:
+    *_, same = ask(page(CUSTOMERS), "what were gas customers in 2016?", "the same for electric?")
+
+    assert same.status == "found"
+    assert [f.value for f in same.figures] == [Decimal("120000")]
