@@ -1154,6 +1154,11 @@ _A_CHANGE = normalise_word("change")
 _MUCH = normalise_word("much")
 
 
+# The operations two results on hand are combined by ("the sum of these two changes"); an
+# average or a ratio of them says too little of which figures or which way round.
+_PAIRED = lexicon("difference sum")
+
+
 def _the_two(norms: list[str], used: list[bool]) -> None:
     """ "Which of the two was higher?", "the difference between those two": the count
     points at the figures on hand, as "both" and "them" do; it names no line item, and is
@@ -1166,7 +1171,7 @@ def _the_two(norms: list[str], used: list[bool]) -> None:
         following = norms[i + 1] if i + 1 < len(norms) else ""
         between = i > 1 and norms[i - 2] == "between"  # "the difference between the two"
         last = i + 2 >= len(norms)
-        results = following in arithmetic.ROLE_NOUNS and last
+        results = following in arithmetic.ROLE_NOUNS and last and not _PAIRED.isdisjoint(norms)
         if (
             norms[i] == "two"
             and norms[i - 1] in ("the", "these", "those")
@@ -1174,6 +1179,10 @@ def _the_two(norms: list[str], used: list[bool]) -> None:
             and (following in _AFTER_THE_TWO | COMPARING or (not following and between) or results)
         ):
             used[i] = True
+            if results:
+                # The results' own noun asks for no operation: "the sum of these two
+                # changes" is a sum.
+                used[i + 1] = True
 
 
 def _ampersand_initials(

@@ -1016,7 +1016,8 @@ class ConversationSession:
         FY2023): those two results are the operands, never the figures they were worked out
         from. A change is the later period's result less the earlier's; in one period (or
         none), the newer answer's less the older's, as for two facts side by side."""
-        if intent.operation not in _ACROSS_RESULTS or _names_anything(intent):
+        combining = intent.operation in (*_ACROSS_RESULTS, *_SHARES)
+        if not combining or _names_anything(intent):
             return None
         picked: list[tuple[int, Remembered, Figure]] = []
         for number, turn in list(self._recent())[:2]:
@@ -1039,6 +1040,10 @@ class ConversationSession:
         bare = intent.with_(
             entities=newer[1].intent.entities, metrics=(), periods=(), loose=(), kind="comparison"
         )
+        if intent.operation in _SHARES:
+            # "The ratio of the two": which over which the words do not say. Asked back,
+            # naming both, rather than taken over the facts of the last answer.
+            return bare.with_(referent="?pair"), (*kept, *results)
         return bare.with_(referent="pair"), (*kept, *results)
 
     def _side_by_side(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]] | None:

@@ -338,3 +338,32 @@ def test_the_same_for_another_line_after_a_figure_is_that_lines_figure() -> None
 
     assert same.status == "found"
     assert [f.value for f in same.figures] == [Decimal("120000")]
+
+
+TWO_CHANGES = (
+    "what was the change in gas customers from 2015 to 2016?",
+    "and the change in electric customers over the same years?",
+)
+
+
+def test_the_sum_of_these_two_changes_is_a_sum_not_their_difference() -> None:
+    *_, total = ask(page(CUSTOMERS), *TWO_CHANGES, "what is the sum of these two changes?")
+
+    # "Changes" is the results' noun; the operation is the sum (it answered -5,000).
+    assert total.status == "found"
+    assert computed(total) == Decimal("9000")
+
+
+def test_the_ratio_of_two_results_is_asked_back_naming_both() -> None:
+    *_, ratio = ask(page(CUSTOMERS), *TWO_CHANGES, "what is the ratio of the two?")
+
+    # Not the ratio of the last answer's two facts (0.98), nor a guess which way round.
+    assert ratio.status == "clarify"
+    assert not [f for f in ratio.figures if f.kind == "computed"]
+    assert "7,000" in ratio.text and "2,000" in ratio.text
+
+
+def test_an_average_of_these_two_changes_is_not_taken_over_the_last_lines_facts() -> None:
+    *_, average = ask(page(CUSTOMERS), *TWO_CHANGES, "what is the average of the two changes?")
+
+    assert average.status != "found"
