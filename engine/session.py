@@ -1016,7 +1016,10 @@ class ConversationSession:
         FY2023): those two results are the operands, never the figures they were worked out
         from. A change is the later period's result less the earlier's; in one period (or
         none), the newer answer's less the older's, as for two facts side by side."""
-        combining = intent.operation in (*_ACROSS_RESULTS, *_SHARES)
+        # "The average of the two", counting no periods ("over those five years" is of the
+        # figures in them), of results other than sums: the mean of the two results.
+        averaged = intent.operation == "average" and not intent.count
+        combining = intent.operation in (*_ACROSS_RESULTS, *_SHARES) or averaged
         if not combining or _names_anything(intent):
             return None
         picked: list[tuple[int, Remembered, Figure]] = []
@@ -1030,6 +1033,8 @@ class ConversationSession:
         newer, older = picked
         if newer[2].role_or_kind != older[2].role_or_kind or newer[2].unit != older[2].unit:
             return None
+        if averaged and newer[2].role_or_kind == "sum":
+            return None  # "the average per year" after sums: of the figures summed
         ordered = [newer, older]
         periods = [self._one_period_of(figure) for _, _, figure in ordered]
         backwards = all(periods) and period_sort_key(periods[0]) < period_sort_key(periods[1])

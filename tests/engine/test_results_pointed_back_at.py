@@ -367,3 +367,11 @@ def test_an_average_of_these_two_changes_is_not_taken_over_the_last_lines_facts(
     *_, average = ask(page(CUSTOMERS), *TWO_CHANGES, "what is the average of the two changes?")
 
     assert average.status != "found"
+
+
+def test_the_average_of_the_two_results_is_their_mean() -> None:
+    *_, average = ask(page(CUSTOMERS), *TWO_CHANGES, "what is the average of the two?")
+
+    # Not 119,000, the average of the last answer's two facts.
+    assert average.status == "found"
+    assert computed(average) == Decimal("4500")
