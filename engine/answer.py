@@ -458,7 +458,11 @@ class _Run:
         # A figure of no company named, with several held: make_plan asks which one.
         settled = intent.entities or not intent.metrics or len(vocabulary.entities) == 1
         if named and settled:
-            return operand_plan(intent, vocabulary)
+            within = frozenset(
+                p for c in self._results() if self.session is not None and c.figure is not None
+                for p in self.session.periods_of(c.figure)
+            )  # fmt: skip
+            return operand_plan(intent, vocabulary, self.engine.store, self.clearance, within)
         store = self.engine.store
         return make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
 

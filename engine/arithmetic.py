@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, DivisionByZero, InvalidOperation, localcontext
 
-from engine.calc import PERCENT_UNIT, RATIO_UNIT
+from engine.calc import PERCENT_UNIT, RATIO_UNIT, SCALES, in_full
 from engine.numbers import format_value
 from engine.text import lexicon, normalise_word
 from engine.types import Figure
@@ -74,7 +74,10 @@ ROLE_NOUNS = {
 # number" may as well be the quantity the figure counts.
 _GENERIC = lexicon("amount value figure number")
 DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
-PRONOUNS = DEMONSTRATIVES | {"it"}
+# "They" stands for a figure as "it" does ("how much did they represent ..."), and so only
+# where "it" would: before a verb or an operator word.
+_SINGLE = frozenset({"it", "they"})
+PRONOUNS = DEMONSTRATIVES | _SINGLE
 _ADJECTIVES = lexicon("net total combined overall annual same")
 # Words that may stand between a denominator phrase and the result it names as the whole.
 _BEFORE_A_WHOLE = frozenset({"the", "a", "an", *DEMONSTRATIVES}) | _ADJECTIVES
@@ -144,6 +147,8 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         for i, norm in enumerate(norms):
             if norm in _SHARE_VERBS:
                 used[i] = True
+    if marker is not None:
+        _share_causes(norms, used)
     free = {n for n, u in zip(norms, used, strict=True) if not u}
     percent = bool(free & PERCENT_WORDS) or (marker is not None and marker[1])
     operation: str | None = None
@@ -197,6 +202,20 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
     )  # fmt: skip
 
 
+# "What percentage of the increase was due to X": the cause a share names its part by.
+_CAUSED = lexicon("due attributable owing")
+_TO = normalise_word("to")
+
+
+def _share_causes(norms: Sequence[str], used: list[bool]) -> None:
+    """Beside a share's phrase, "due to" and "attributable to" only say that the figure after
+    them is the part: the words name no line and narrow none. ("Debt due in 2019" keeps its
+    word: there it says which debt.)"""
+    for i, norm in enumerate(norms[:-1]):
+        if norm in _CAUSED and norms[i + 1] == _TO and not used[i]:
+            used[i] = used[i + 1] = True
+
+
 def _counts_times(norms: Sequence[str], end: int) -> bool:
     """ "How many times": the whole comes after "than", not after the phrase. With no "than",
     the figure named right after the phrase is the one counted in ("how many times the
@@ -248,6 +267,12 @@ def _points_back(norms: Sequence[str], used: list[bool]) -> tuple[str, ...]:
         k = i + 1
         if k < len(norms) and norms[k] == "same":
             k += 1
+        if norm == "same" and i > 0 and norms[i - 1] == "the" and norms[k : k + 1] == ["for"]:
+            # "And the same for electric customers?": the calculation just made, of another
+            # line. The words name no line.
+            used[i - 1] = used[i] = True
+            points.append("same")
+            continue
         noun = _dated(norms, used, i)
         if noun:
             points.append(f"dated:{noun}")
@@ -320,10 +345,16 @@ def _by_year(norms: Sequence[str], used: list[bool]) -> list[tuple[int, int, str
 
 def _generic(norms: Sequence[str], used: list[bool], whole_from: int) -> tuple[str, int | None]:
     """ "Does that amount represent in relation to this purchase price": a demonstrative and
-    a generic noun beside a denominator phrase name an earlier figure ("figure")."""
+    a generic noun beside a denominator phrase name an earlier figure ("figure"); the
+    adjectives of a figure may stand between ("this total amount")."""
     for i, norm in enumerate(norms[:-1]):
-        if norm in ("this", "that") and norms[i + 1] in _GENERIC and not any(used[i : i + 2]):
-            used[i : i + 2] = [True, True]
+        if norm not in ("this", "that") or used[i]:
+            continue
+        k = i + 1
+        while k < len(norms) - 1 and norms[k] in _ADJECTIVES and not used[k]:
+            k += 1
+        if norms[k] in _GENERIC and not any(used[i : k + 1]):
+            used[i : k + 1] = [True] * (k + 1 - i)
             return "figure", i
     return "", None
 
@@ -770,11 +801,17 @@ def _referent(norms: Sequence[str], used: list[bool], constants: bool) -> tuple[
         k = i + 1
         while k < len(norms) and norms[k] in _ADJECTIVES and not used[k]:
             k += 1
+        after = norms[k] if k < len(norms) else ""
+        whole = i > 0 and used[i - 1]  # right after a phrase the grammar took ("portion of")
+        if whole and k > i + 1 and norms[k - 1] in ROLE_NOUNS and after in _AFTER_PRONOUN:
+            # "What portion of that total is gas?": the adjective was the noun. ("The change
+            # in that total" names the line the total is, not a result.)
+            k -= 1
         following = norms[k] if k < len(norms) else ""
         named = ROLE_NOUNS.get(following) or (
             "result" if constants and following in _GENERIC else ""
         )
-        if norm != "it" and named and not used[k]:
+        if norm not in _SINGLE and named and not used[k]:
             for j in range(i, k + 1):
                 used[j] = True
             return named, i
@@ -919,7 +956,7 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
     with localcontext() as ctx:
         ctx.prec = 34
         try:
-            result = _value(operation, [o.value for o in operands], units)
+            result = _value(operation, _in_one_scale(operation, operands, units), units)
         except (DivisionByZero, InvalidOperation):
             return None
     if result is None:
@@ -936,6 +973,18 @@ def combine(operation: str, operands: Sequence[Operand]) -> Figure | None:
         label=role, value=value, unit=unit, kind="computed", sources=sources,
         display=format_value(value, unit), role=role, formula=formula,
     )  # fmt: skip
+
+
+def _in_one_scale(operation: str, operands: Sequence[Operand], units: set[str]) -> list[Decimal]:
+    """The operands' values; a ratio's written out in full when its figures are in different
+    scales (`calc.in_full`; a constant keeps its value). Other operations keep the values as
+    they are (a sum of different units is no figure)."""
+    values = [o.value for o in operands]
+    if operation not in ("ratio", "percent_of") or len(units) < 2:
+        return values
+    scaled = in_full(values, [o.unit for o in operands])
+    kept = zip(values, scaled, operands, strict=True)
+    return [value if o.role == "constant" else full for value, full, o in kept]
 
 
 def _value(operation: str, values: list[Decimal], units: set[str]) -> Decimal | None:
@@ -989,7 +1038,6 @@ def _round(value: Decimal) -> Decimal:
 
 
 # -- a result restated in another scale -------------------------------------------------------
-SCALES = {"thousand": Decimal(10**3), "million": Decimal(10**6), "billion": Decimal(10**9)}
 _ASKED_SCALE = re.compile(
     r"\bin\s+(?:full\s+|whole\s+|plain\s+)?(thousands|millions|billions|dollars)\b", re.IGNORECASE
 )

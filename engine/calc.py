@@ -13,6 +13,19 @@ from engine.types import Fact
 PERCENT_UNIT = "%"
 RATIO_UNIT = "ratio"
 _PLACES = Decimal("0.000001")
+SCALES = {"thousand": Decimal(10**3), "million": Decimal(10**6), "billion": Decimal(10**9)}
+
+
+def in_full(values: Sequence[Decimal], units: Sequence[str]) -> list[Decimal]:
+    """Values of a ratio, each written out in full when they are in different scales
+    (3,219,192 customers over a population of 11.9 million is over 11,900,000). A value with
+    no scale beside one with a scale is read as written in full: its column said none where
+    the other's said its own. Values in one scale, or in units other than a scale, are kept
+    as they are."""
+    kinds = set(units)
+    if len(kinds) < 2 or not kinds <= {"", *SCALES}:
+        return list(values)
+    return [v * SCALES.get(u, Decimal(1)) for v, u in zip(values, units, strict=True)]
 
 
 def compute(operation: str, facts: Sequence[Fact]) -> tuple[Decimal, str] | None:
@@ -21,6 +34,8 @@ def compute(operation: str, facts: Sequence[Fact]) -> tuple[Decimal, str] | None
         return None
     values = [f.value for f in facts]
     units = {f.unit for f in facts}
+    if operation == "ratio":
+        values = in_full(values, [f.unit for f in facts])
     with localcontext() as ctx:
         ctx.prec = 34
         try:

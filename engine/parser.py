@@ -1223,22 +1223,35 @@ def _said_as_a_gap(norms: list[str], used: list[bool], label_words: frozenset[st
             norms[i] = _DIFFERENCE
 
 
+# The operations two results on hand are combined by ("the sum of these two changes"); an
+# average or a ratio of them says too little of which figures or which way round.
+_PAIRED = lexicon("difference sum")
+
+
 def _the_two(norms: list[str], used: list[bool]) -> None:
     """ "Which of the two was higher?", "the difference between those two": the count
     points at the figures on hand, as "both" and "them" do; it names no line item, and is
     no word a table leaves unsaid. Only before a verb ("of the two was"), or closing
     "between the two": before a noun ("the two segments") it counts that noun, and a
-    question ending on "the two" otherwise may mean two figures of one answer."""
+    question ending on "the two" otherwise may mean two figures of one answer. Before the
+    noun of a result ("between these two changes", "the sum of those two totals") it points
+    at two results on hand: such nouns name no line."""
     for i in range(1, len(norms)):
         following = norms[i + 1] if i + 1 < len(norms) else ""
         between = i > 1 and norms[i - 2] == "between"  # "the difference between the two"
+        last = i + 2 >= len(norms)
+        results = following in arithmetic.ROLE_NOUNS and last and not _PAIRED.isdisjoint(norms)
         if (
             norms[i] == "two"
             and norms[i - 1] in ("the", "these", "those")
             and not used[i]
-            and (following in _AFTER_THE_TWO | COMPARING or (not following and between))
+            and (following in _AFTER_THE_TWO | COMPARING or (not following and between) or results)
         ):
             used[i] = True
+            if results:
+                # The results' own noun asks for no operation: "the sum of these two
+                # changes" is a sum.
+                used[i + 1] = True
 
 
 def _ampersand_initials(

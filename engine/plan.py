@@ -729,12 +729,27 @@ def lookup_intent(entity: str, metric: str, period: str = "") -> Intent:
     return _lookup(entity, metric, period)
 
 
-def operand_plan(intent: Intent, vocabulary: Vocabulary) -> Plan:
+def operand_plan(
+    intent: Intent,
+    vocabulary: Vocabulary,
+    store: KnowledgeStore | None = None,
+    clearance: frozenset[str] = frozenset(),
+    within: frozenset[str] = frozenset(),
+) -> Plan:
     """A computation over named operands (engine/arithmetic.py): the facts are exactly the
     metrics and periods the question names or the session carried for it, nothing chosen;
     earlier results and constants come beside them. With no company named, the one the
-    knowledge base holds (the caller asks which when it holds several)."""
+    knowledge base holds (the caller asks which when it holds several). A figure named with
+    no period is taken in the one period it is held in, when that is no period at all (a
+    table's amount column) or one of the periods the earlier result was worked out over
+    (`within`: a change from 2007 to 2008 and an item of that change held for 2008 only);
+    otherwise it has no slot and the answer asks."""
     only = (vocabulary.entities[0].name,) if len(vocabulary.entities) == 1 else ()
     entities = intent.entities or only
+    if store is not None and intent.metrics and not intent.periods:
+        held = {p for e in entities for m in intent.metrics
+                for p in _held_periods(store, e, m, clearance)}  # fmt: skip
+        if len(held) == 1 and held <= within | {""}:
+            intent = intent.with_(periods=tuple(held))
     slots = tuple(Slot(e, m, p) for e in entities for m in intent.metrics for p in intent.periods)
     return Plan(intent=intent.with_(entities=entities), operation=intent.operation, slots=slots)

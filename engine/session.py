@@ -224,6 +224,9 @@ class ConversationSession:
             # is the other operand: it is taken in one period, as a lookup would be.
             one = across or bool(intent.constants)
             periods = self._carry_periods(None if one else operation, carried, metrics)
+        elif not periods and not intent.relative_last and _that_change_of(intent, operation):
+            # "What was that change for electric customers?": the span the change was over.
+            periods = self._periods_of_the_change(carried)
         elif not periods and not intent.relative_last and _in_one_period(operation, metrics):
             # "And total liabilities?", "cost of sales as a % of revenue": a figure named with
             # no period, right after an answer about one period, is asked in that period.
@@ -403,6 +406,14 @@ class ConversationSession:
             found = self._result(asked.referent)
         if isinstance(found, Remembered):
             found = _of_the_period(found, self.turns.index(found) + 1, asked.periods)
+        if isinstance(found, tuple) and asked.referent not in ("result", "figure"):
+            beside = self._figure_beside(asked, found[0])
+            if beside is not None:
+                kept = [c for c in carried if c.slot == "entity"]
+                given = [_as_result(*found), _as_result(*beside)]
+                ordered = given if asked.referent_first else given[::-1]
+                bare = resolved.with_(metrics=(), periods=(), loose=(), kind="comparison")
+                return bare.with_(referent="pair"), (*kept, *ordered)
         if isinstance(found, Remembered):
             # "This number" after an answer that gave several: ask which, naming them.
             number = self.turns.index(found) + 1
@@ -413,7 +424,14 @@ class ConversationSession:
             return resolved.with_(referent="?"), tuple(carried)
         number, turn, figure = found
         if _share_of_a_share(asked, resolved, figure):
-            return resolved.with_(referent="?"), tuple(carried)
+            part = _part_of_share(turn, figure, asked.metrics)
+            if part is None:
+                # Which of the share and the figure it was taken of: ask, naming both.
+                named = [_as_result(number, turn, f) for f in (figure, *_parts(turn, figure)[:1])]
+                kept = [c for c in carried if c.slot == "entity"]
+                asking = resolved.with_(referent="?pair" if len(named) > 1 else "?")
+                return asking.with_(metrics=(), periods=()), (*kept, *named)
+            figure = part  # "how much did it represent in relation to X": the share's part
         beyond = _named_beyond_the_result(asked, turn.intent.metrics)
         if beyond:
             # "Revenue less net income over the 2013 revenue": the result is described by the
@@ -435,7 +453,10 @@ class ConversationSession:
             kept.append(Carried("period", own, number, turn.question))
         elif not periods and not asked.constants and figure.period == "" and asked.metrics:
             periods = ("",)  # figures of no period (a table without years), as the result's
-        if asked.constants or not periods:
+        # A figure the question names, in no period, beside a result of several: the plan
+        # takes the one period that figure is held in, or asks which.
+        named_alone = not periods and bool(asked.metrics) and not own and figure.period is None
+        if asked.constants or (not periods and not named_alone):
             metrics, periods = (), ()
             kept = [c for c in kept if c.slot not in ("metric", "period")]
         if _only_itself(asked, figure, metrics, periods):
@@ -461,6 +482,20 @@ class ConversationSession:
         return resolved.with_(metrics=metrics, periods=periods, loose=(), kind="comparison"), tuple(
             kept
         )
+
+    def _figure_beside(self, asked: Intent, after: int) -> tuple[int, Remembered, Figure] | None:
+        """ "The change divided by that number": a result named by its role, and a figure
+        pointed at by a generic noun that links nothing ("that number", "this amount"): the
+        one figure the latest answer gave, when that answer came after the result's. None
+        when the question names a figure, a period or a constant of its own, or the latest
+        answer gave several figures (then the usual readings decide)."""
+        named = asked.metrics or asked.periods or asked.constants or asked.loose
+        if named or "figure" not in asked.points_back:
+            return None
+        latest = self._last_given(1)
+        if not latest or latest[0][0] <= after or latest[0][2] is None:
+            return None
+        return latest[0][0], latest[0][1], latest[0][2]
 
     def _over_an_earlier_sum(self, asked: Intent) -> tuple[Carried, Carried] | None:
         """ "That value over the sum of both", after a sum and then one of its figures: the
@@ -815,6 +850,10 @@ class ConversationSession:
     ) -> str | None:
         """An elliptical follow-up to a comparison keeps the comparison ("and for Microsoft?"),
         and so does the reply to a comparison that had to be asked back."""
+        if self.turns and self._change_for_another_line(intent):
+            number, last = len(self.turns), self.turns[-1]
+            carried.append(Carried("operation", last.intent.operation or "", number, last.question))
+            return last.intent.operation
         if not follow or not self.turns or intent.asks_value or "figure" in intent.points_back:
             return None  # "the 2008 value", "that income in 2016": the figure itself
         number, last = len(self.turns), self.turns[-1]
@@ -829,6 +868,35 @@ class ConversationSession:
             carried.append(Carried("operation", last.intent.operation, number, last.question))
             return last.intent.operation
         return None
+
+    def _change_for_another_line(self, intent: Intent) -> bool:
+        """ "And in electric customers over the same period?" right after a change between
+        two periods that was answered: the same change, of the line now named. Only for a
+        question that opens by leaning on the last ("and ...", "what about ...") and names a
+        line and nothing to do with it (no operation, no figure pointed at, no company)."""
+        last = self.turns[-1]
+        changed = last.intent.operation in _CHANGES and len(last.intent.periods) == 2
+        leaning = _elliptical(intent.question) or "same" in intent.points_back
+        if not changed or last.status != "found" or not leaning:
+            return False
+        bare = not (intent.operation or intent.asks_value or intent.entities or intent.loose)
+        return bare and bool(intent.metrics) and "figure" not in intent.points_back
+
+    def _periods_of_the_change(self, carried: list[Carried]) -> tuple[str, ...]:
+        """The two periods of the latest question that asked a change and was answered, when
+        it is the latest that named periods at all: "what was that change for electric
+        customers?" takes the span the conversation is on."""
+        for number, turn in self._recent():
+            if not turn.intent.periods:
+                continue
+            source = turn.intent
+            if source.operation not in _CHANGES or len(source.periods) != 2:
+                return ()
+            if turn.status != "found":
+                return ()
+            carried.extend(Carried("period", p, number, turn.question) for p in source.periods)
+            return source.periods
+        return ()
 
     def _carry_periods(
         self, operation: str | None, carried: list[Carried], metrics: tuple[str, ...] = ()
@@ -910,6 +978,14 @@ class ConversationSession:
         last = self.turns[-1].intent
         # A sum over one period can only add to an earlier sum ("the sum including 2008").
         return last.operation == "sum" and (bool(last.referent) or len(last.periods) == 1)
+
+    def periods_of(self, figure: Figure) -> frozenset[str]:
+        """The periods of the facts an earlier result was worked out from (its own, for a
+        fact), as this session's answers gave them; none for facts it does not hold."""
+        if figure.kind == "fact":
+            return frozenset({figure.period or ""})
+        facts = self._facts_by_source()
+        return frozenset(facts[s].period or "" for s in figure.sources if s in facts)
 
     def _facts_by_source(self) -> dict[str, Figure]:
         return {
@@ -996,7 +1072,11 @@ class ConversationSession:
         FY2023): those two results are the operands, never the figures they were worked out
         from. A change is the later period's result less the earlier's; in one period (or
         none), the newer answer's less the older's, as for two facts side by side."""
-        if intent.operation not in _ACROSS_RESULTS or _names_anything(intent):
+        # "The average of the two", counting no periods ("over those five years" is of the
+        # figures in them), of results other than sums: the mean of the two results.
+        averaged = intent.operation == "average" and not intent.count
+        combining = intent.operation in (*_ACROSS_RESULTS, *_SHARES) or averaged
+        if not combining or _names_anything(intent):
             return None
         picked: list[tuple[int, Remembered, Figure]] = []
         recent = list(self._recent())
@@ -1013,6 +1093,8 @@ class ConversationSession:
         newer, older = picked
         if newer[2].role_or_kind != older[2].role_or_kind or newer[2].unit != older[2].unit:
             return None
+        if averaged and newer[2].role_or_kind == "sum":
+            return None  # "the average per year" after sums: of the figures summed
         ordered = [newer, older]
         periods = [self._one_period_of(figure) for _, _, figure in ordered]
         if _COUNTED_IN_POINTS.search(intent.question):
@@ -1027,6 +1109,10 @@ class ConversationSession:
         bare = intent.with_(
             entities=newer[1].intent.entities, metrics=(), periods=(), loose=(), kind="comparison"
         )
+        if intent.operation in _SHARES:
+            # "The ratio of the two": which over which the words do not say. Asked back,
+            # naming both, rather than taken over the facts of the last answer.
+            return bare.with_(referent="?pair"), (*kept, *results)
         return bare.with_(referent="pair"), (*kept, *results)
 
     def _side_by_side(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]] | None:
@@ -1160,6 +1246,15 @@ def _elliptical(question: str) -> bool:
     does not lean so, and a figure it names in part is asked back."""
     said = words(question)
     return said[:1] == ["and"] or (said[1:2] == ["about"] and said[0] in ("what", "how"))
+
+
+def _that_change_of(intent: Intent, operation: str | None) -> bool:
+    """A change of a line named, pointing back ("that change for electric customers") or
+    leaning on the question before ("and the change in electric customers?"): of the span the
+    conversation is on, not of the latest periods held."""
+    pointing = {"figure", "same"} & set(intent.points_back)
+    leaning = bool(pointing) or _elliptical(intent.question)
+    return operation in _CHANGES and bool(intent.metrics) and leaning
 
 
 def _bare_total(intent: Intent) -> bool:
@@ -1387,6 +1482,28 @@ def _only_itself(
     change of nothing or a ratio of 1, never an answer."""
     own = metrics == (figure.metric,) and periods == (figure.period,)
     return not asked.constants and figure.kind == "fact" and own
+
+
+def _parts(turn: Remembered, share: Figure) -> tuple[Figure, ...]:
+    """The facts a share stands on that its answer gave, part first (a share's sources are
+    its part's, then its whole's)."""
+    facts = {f.sources: f for f in turn.results if f.kind == "fact" and len(f.sources) == 1}
+    found = (facts.get((source,)) for source in share.sources)
+    return tuple(f for f in found if f is not None)
+
+
+def _part_of_share(turn: Remembered, share: Figure, named: tuple[str, ...]) -> Figure | None:
+    """ "And how much did it represent in relation to X?" right after a share of one figure
+    in another: a share set against a new whole is a share of a share, so "it" is the part
+    the share was taken of, the figure the earlier question set first. Only when the share
+    stands on two facts that answer gave, and the question names one figure that is neither
+    of them (named again, the part or the whole would make the question ask something else);
+    else None, and it is asked back."""
+    parts = _parts(turn, share)
+    if len(share.sources) != 2 or len(parts) != 2 or len(named) != 1:
+        return None
+    part, whole = parts
+    return None if named[0] in (part.metric, whole.metric) else part
 
 
 def _share_of_a_share(asked: Intent, resolved: Intent, figure: Figure) -> bool:
