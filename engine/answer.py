@@ -37,8 +37,8 @@ from engine.measures import (
     measure_of,
     not_offered,
     of_the_line,
-    worked_out,
     with_measures,
+    worked_out,
 )
 from engine.names import near_miss, unknown_companies, unknown_company_text
 from engine.narrative import Pipeline, default_pipeline

@@ -843,7 +843,9 @@ class ConversationSession:
         return bare and "figure" in intent.points_back and computed and scaled
 
     def _last_compounded(self, operation: str | None) -> bool:
-        return operation == "percent_change" and bool(self.turns) and self.turns[-1].intent.compounded
+        return (
+            operation == "percent_change" and bool(self.turns) and self.turns[-1].intent.compounded
+        )
 
     def _carried_operation(
         self, intent: Intent, carried: list[Carried], follow: bool

@@ -96,7 +96,12 @@ def test_a_question_for_another_year_is_not_answered_from_that_table() -> None:
 def test_only_a_sentence_dating_the_table_by_one_moment_gives_it_a_date() -> None:
     assert table_date(ANNOUNCED) == "FY2022"
     # The table's own headings printed as a last sentence after the announcing one.
-    assert table_date("the following chart lists the plants sold during 2019 . plant sold ( in millions ) .") == "FY2019"  # noqa: E501
+    assert (
+        table_date(
+            "the following chart lists the plants sold during 2019 . plant sold ( in millions ) ."
+        )
+        == "FY2019"
+    )  # noqa: E501
     assert table_date("the following table shows our branches opened since 2015 :") == ""
     assert table_date("the following table compares 2021 with 2020 :") == ""
     assert table_date("revenue grew in 2021 . the following table lists our branches :") == ""

@@ -63,7 +63,9 @@ def test_which_was_lower_after_one_companys_margin_in_two_years() -> None:
     )
 
     assert lower.status == "found"
-    assert lower.text.startswith("Of the two shares, 15% (Larkspur Tools's Operating income in FY2032")
+    assert lower.text.startswith(
+        "Of the two shares, 15% (Larkspur Tools's Operating income in FY2032"
+    )
 
 
 def test_the_difference_after_the_comparison_is_the_same_two_in_points() -> None:

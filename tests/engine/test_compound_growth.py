@@ -17,7 +17,9 @@ ORCHARD = [
 
 
 def test_the_rate_is_the_yearly_growth_between_the_two_years() -> None:
-    (answer,) = ask(page(ORCHARD), "what was the compound annual growth rate of fruit sales from 2021 to 2024?")
+    (answer,) = ask(
+        page(ORCHARD), "what was the compound annual growth rate of fruit sales from 2021 to 2024?"
+    )
 
     assert answer.status == "found"
     assert computed(answer) == Decimal("5")  # 8,000 * 1.05 ** 3 = 9,261
@@ -62,4 +64,6 @@ def test_a_stored_turn_keeps_that_its_growth_was_compounded() -> None:
     stored = answer.intent  # what a Turn keeps, and a session rebuilt after a restart reads
     assert stored is not None and stored["compounded"] is True
 
-    assert Intent.from_dict("what was the CAGR of fruit sales from 2021 to 2024?", stored).compounded
+    assert Intent.from_dict(
+        "what was the CAGR of fruit sales from 2021 to 2024?", stored
+    ).compounded

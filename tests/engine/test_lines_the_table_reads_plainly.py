@@ -25,6 +25,7 @@ OUTLETS = [
 ]
 OUTLETS_TEXT = "the following table shows the change in the number of our cafe outlets :"
 
+
 def _store(rows: list[list[str]], before: str) -> InMemoryStore:
     return page_store("page:quillon", rows, before, [], before=before)
 

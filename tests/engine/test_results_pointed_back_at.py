@@ -10,12 +10,10 @@ from decimal import Decimal
 
 from engine import arithmetic
 from engine.answer import Engine
-from engine.evaluate.tatqa import ENTITY, page_store
-from engine.intent import Intent
+from engine.evaluate.tatqa import page_store
 from engine.providers.mock import MockProvider
-from engine.session import ConversationSession, Remembered
 from engine.text import normalise_word, words
-from engine.types import Answer, Figure
+from tests.engine.test_follow_ups_on_a_page import after_a_restart, ask, computed
 
 # A ferry operator's fleet and its capital, two years.
 FLEET = [
@@ -29,30 +27,6 @@ FLEET = [
 
 def page(rows: list[list[str]] = FLEET) -> Engine:
     return Engine(page_store("Kestrel/2023/page_4", rows, "", ()), MockProvider())
-
-
-def ask(engine: Engine, *questions: str) -> list[Answer]:
-    session = ConversationSession(scope=ENTITY)
-    return [engine.answer(q, session=session, history=session.history()) for q in questions]
-
-
-def after_a_restart(engine: Engine, *questions: str) -> Answer:
-    """The last question asked in a session rebuilt from the stored form of the earlier turns
-    (their resolved intents and their figures as dictionaries), as askapp rebuilds it."""
-    *earlier, last = questions
-    stored = [
-        Remembered(
-            q, Intent.from_dict(q, a.intent), a.text, a.status,
-            tuple(Figure.from_dict(f.to_dict()) for f in a.figures) if a.status == "found" else (),
-        )
-        for q, a in zip(earlier, ask(engine, *earlier), strict=True)
-    ]  # fmt: skip
-    session = ConversationSession(scope=ENTITY, turns=stored)
-    return engine.answer(last, session=session, history=session.history())
-
-
-def computed(answer: Answer) -> Decimal:
-    return [f.value for f in answer.figures if f.kind == "computed"][-1]
 
 
 SHARE = "in 2023, what percentage did the passenger vessels represent in relation to the total?"

@@ -1,4 +1,4 @@
-""""That margin" right after a margin is that margin: "how has that margin changed since
+""" "That margin" right after a margin is that margin: "how has that margin changed since
 FY2030?" is the change in it, not a passage search for the word "margin" (ADR 0081)."""
 
 from __future__ import annotations
@@ -53,4 +53,6 @@ def test_that_margin_in_another_year_is_the_same_margin() -> None:
         "and what was that margin in FY2030?",
     )
 
-    assert [round(f.value, 2) for f in earlier.figures if f.kind == "computed"] == [Decimal("50.00")]
+    assert [round(f.value, 2) for f in earlier.figures if f.kind == "computed"] == [
+        Decimal("50.00")
+    ]

@@ -1,4 +1,4 @@
-""""Which company had the highest revenue in FY2031?": the highest (or lowest) of one line in
+""" "Which company had the highest revenue in FY2031?": the highest (or lowest) of one line in
 one period across the companies the knowledge base holds it for, as the asker may see them:
 a figure above the asker's clearance is not among them, and its company is not named
 (ADR 0081)."""
@@ -47,7 +47,9 @@ def test_the_highest_across_the_companies_held_names_it_and_the_others() -> None
     (answer,) = _ask("Which company had the highest revenue in FY2031?")
 
     assert answer.status == "found"
-    assert answer.text.startswith("Birchwood Mining's Revenue in FY2031 is the higher")  # of two seen
+    assert answer.text.startswith(
+        "Birchwood Mining's Revenue in FY2031 is the higher"
+    )  # of two seen
     assert "Alder Freight" in answer.text
 
 
