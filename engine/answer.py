@@ -61,6 +61,7 @@ from engine.plan import (
     held_instead,
     make_plan,
     operand_plan,
+    settled_lines,
 )
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
@@ -419,11 +420,16 @@ class _Run:
         if intent.referent == "?pair":
             return Reply("clarify", _which_of(self._results(), bool(intent.pair)))
         named = self._results() or intent.constants or (intent.nested and intent.metrics)
+        store = self.engine.store
+        if named and intent.ambiguous:
+            intent = settled_lines(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
+            if intent.ambiguous:
+                # Still more than one line: asked back as any question naming them is.
+                return make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
         # A figure of no company named, with several held: make_plan asks which one.
         settled = intent.entities or not intent.metrics or len(vocabulary.entities) == 1
         if named and settled:
             return operand_plan(intent, vocabulary)
-        store = self.engine.store
         return make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
 
     def _results(self) -> tuple[Carried, ...]:

@@ -88,6 +88,21 @@ def make_plan(
     return _with_periods(intent.with_(entities=entities), held, asking)
 
 
+def settled_lines(
+    intent: Intent,
+    store: KnowledgeStore,
+    vocabulary: Vocabulary,
+    clearance: frozenset[str],
+    *,
+    parse: Callable[[str], Intent],
+) -> Intent:
+    """The lines asked back settled as `make_plan` settles them (one series read from
+    columns dated within one year, ADR 0055): a computation over named operands (a constant,
+    an earlier result) asks back no line a lookup would not."""
+    asking = _Asking(store, vocabulary, clearance, asker_for(parse, vocabulary))
+    return _settled_by_dates(intent, asking)
+
+
 def _across_companies(intent: Intent, asking: _Asking) -> Intent:
     """ "Which company had the highest revenue in FY2023?": with no company named or carried,
     the highest (or lowest) of one line in one period is taken across every company the

@@ -1,0 +1,33 @@
+"""Questions that state their whole computation (ADR 0082): every operand is named in the
+question, a line, a period, a constant. Invented pages, in this file's own wording."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from tests.engine.test_shares_and_steps import ask, computed, page
+
+# A five-year return table whose columns fall twice in one year (the fiscal year ended early
+# in January one year and at the end of December the next).
+RETURNS = [
+    ["", "december 30 2019", "january 2 2021", "december 31 2021", "december 29 2022"],
+    ["Lighthouse Ferries Inc .", "100.0", "88.10", "93.40", "121.75"],
+    ["Coastal Shipping Index", "100.0", "97.20", "104.65", "110.30"],
+]
+
+
+def test_a_constant_taken_off_a_line_whose_year_has_one_column_of_its_own() -> None:
+    # The line is read in three forms (undated, "january 2", "december 31"); only the undated
+    # one holds 2022, so the question names one figure and the constant.
+    (less,) = ask(page(RETURNS), "what is the value of lighthouse ferries in 2022 less 100?")
+
+    assert less.status == "found"
+    assert computed(less) == Decimal("21.75")
+
+
+def test_a_constant_taken_off_a_line_in_a_year_of_two_columns_is_asked_back() -> None:
+    # 2021 has two columns: which one is meant is the asker's to say, constant or not.
+    (less,) = ask(page(RETURNS), "what is the value of lighthouse ferries in 2021 less 100?")
+
+    assert less.status == "clarify"
+    assert not [f for f in less.figures if f.kind == "computed"]
