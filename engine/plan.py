@@ -335,12 +335,45 @@ def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
     part = intent.metrics[0]
     entity = (intent.entities or (asking.vocabulary.entities[0].name,))[0]
     held = {h.metric for h in asking.holdings(entity=entity)} - {part}
+    row = _month_row_of_total(intent.question, part, held)
+    if row is not None:
+        # The one line linked is the Total; the part is the month's row in its column.
+        if _within(asking, entity, row, part, intent.periods):
+            return intent.with_(metrics=(row, part))
+        return intent
     whole = _total_of_column(part, held) or _total_of_line(intent, part, said, held)
     if whole is None or not _within(asking, entity, part, whole, intent.periods):
         return intent
     if intent.loose and not _page_says(asking, entity, whole, intent.loose):
         return intent
     return intent.with_(metrics=(part, whole))
+
+
+# A month the question names as a row, not as a date: "in november", not "december 31, 2015".
+_ROW_MONTH = re.compile(rf"\b(?!may\b)(?:{MONTH_NAMES})\b\.?(?!\s*\d)", re.IGNORECASE)
+
+
+def _month_row_of_total(question: str, total: str, held: set[str]) -> str | None:
+    """ "The percent of the total shares purchased in november": the one line linked is a
+    table's Total line read in a column ("Total Shares purchased"), and the question names
+    one month, not as a date. The part is the one row dated in that month alone, read in the
+    same column ("Nov. 1 through Nov. 30 Shares purchased"); none or several: None."""
+    words = total.split()
+    if len(words) < 2 or normalise_word(words[0]) != _TOTAL:
+        return None
+    months = {_month_of(m.group(0)) for m in _ROW_MONTH.finditer(question)}
+    if len(months) != 1:
+        return None
+    column = " ".join(words[1:]).casefold()
+    rows = []
+    for metric in held:
+        head = metric.casefold().removesuffix(column)
+        if head == metric.casefold() or not head.endswith(" "):
+            continue
+        dated = {_month_of(m.group(0).split()[0]) for m in _DAY.finditer(head)}
+        if dated == months:
+            rows.append(metric)
+    return rows[0] if len(rows) == 1 else None
 
 
 def _total_of_column(part: str, held: set[str]) -> str | None:

@@ -31,3 +31,33 @@ def test_a_constant_taken_off_a_line_in_a_year_of_two_columns_is_asked_back() ->
 
     assert less.status == "clarify"
     assert not [f for f in less.figures if f.kind == "computed"]
+
+
+# A quarter's repurchases by month, with a Total line, and no year column.
+REPURCHASES = [
+    ["Period", "Shares repurchased", "Average price per share"],
+    ["Jul. 1 to Jul. 31", "400,000", "$21.50"],
+    ["Aug. 1 to Aug. 31", "250,000", "22.10"],
+    ["Sep. 1 to Sep. 30", "350,000", "20.90"],
+    ["Total", "1,000,000", "$21.40"],
+]
+
+
+def test_a_share_of_a_total_line_takes_the_month_named_in_the_total_s_column() -> None:
+    (share,) = ask(
+        page(REPURCHASES),
+        "for the quarter ended september 30 what was the percent of the total shares "
+        "repurchased in august?",
+    )
+
+    assert share.status == "found"
+    assert computed(share) == Decimal("25")
+
+
+def test_a_share_of_a_total_line_naming_two_months_is_not_settled_by_either() -> None:
+    (share,) = ask(
+        page(REPURCHASES),
+        "what was the percent of the total shares repurchased in july and august?",
+    )
+
+    assert not [f for f in share.figures if f.kind == "computed"]
