@@ -330,11 +330,12 @@ def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
         return intent
     asked = _label_words(intent.question)
     said = asked & LINE_ITEM_WORDS
-    if _TOTAL not in said:
-        return intent
     part = intent.metrics[0]
     entity = (intent.entities or (asking.vocabulary.entities[0].name,))[0]
     held = {h.metric for h in asking.holdings(entity=entity)} - {part}
+    if _TOTAL not in said:
+        column = _column_without_total(intent, part, held, asking, entity)
+        return intent.with_(metrics=(part, *column), nested="sum") if column else intent
     row = _month_row_of_total(intent.question, part, held)
     if row is not None:
         # The one line linked is the Total; the part is the month's row in its column.
@@ -347,6 +348,68 @@ def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
     if intent.loose and not _page_says(asking, entity, whole, intent.loose):
         return intent
     return intent.with_(metrics=(part, whole))
+
+
+# Words of a column whose lines do not add up to a whole: a rate, a price, an average.
+_NOT_ADDED = frozenset(map(normalise_word, ["average", "rate", "price", "per", "ratio",
+                                             "percent", "percentage", "weighted", "margin"]))
+# Words of a row that is itself a sum or a part of another row.
+_NOT_A_ROW = frozenset(map(normalise_word, ["total", "subtotal", "net", "less", "excluding",
+                                             "including", "which"]))
+
+
+def _column_without_total(
+    intent: Intent, part: str, held: set[str], asking: _Asking, entity: str
+) -> tuple[str, ...]:
+    """ "What portion of the owned facilities are in europe?" over a table of facilities by
+    region (rows) and tenure (columns) with no Total line: the part is one row read in one
+    column ("europe owned"); the whole the question names is that column, every row of it
+    added up. Taken only when the question names the part's row and its column (no other
+    line), the column holds at least three rows of the part's page, none of them a total
+    or a part of another row, no Total line is held in it, its lines are amounts to add
+    (no rate, price or average) of one unit and one sign, held in every asked period.
+    Else nothing: the question is asked back as before."""
+    words = part.split()
+    asked = _label_words(intent.question)
+    for cut in range(1, len(words)):
+        head, column = " ".join(words[:cut]), " ".join(words[cut:])
+        if not (_label_words(head) <= asked and _label_words(column) <= asked):
+            continue
+        if _label_words(column) & _NOT_ADDED:
+            return ()
+        suffix = f" {column.casefold()}"
+        rows = [m for m in held if m.casefold().endswith(suffix)]
+        heads = [m[: -len(suffix)] for m in rows]
+        if any(normalise_word(w) == _TOTAL for h in heads for w in TOKEN.findall(h)):
+            return ()
+        if len(rows) < 2 or any(_label_words(h) & _NOT_A_ROW for h in [head, *heads]):
+            return ()
+        if any(_label_words(h) & _label_words(column) for h in [head, *heads]):
+            return ()
+        if not _adds_up(asking, entity, [part, *rows], intent.periods):
+            return ()
+        return tuple(sorted(rows))
+    return ()
+
+
+def _adds_up(asking: _Asking, entity: str, lines: Sequence[str], periods: Sequence[str]) -> bool:
+    """Lines of one page, one unit and one sign (none zero), each held in every asked
+    period, as the asker may see them."""
+    asked = periods or None
+    found = [
+        [f for f in asking.store.find_facts(entity=entity, metric=m, periods=asked)
+         if showable(f.classification, asking.clearance)]
+        for m in lines
+    ]  # fmt: skip
+    if any(not facts for facts in found):
+        return False
+    facts = [f for group in found for f in group]
+    wanted = set(periods) if periods else {facts[0].period}
+    if any({f.period for f in group} != wanted for group in found):
+        return False
+    if len({f.document_id or f.source for f in facts}) != 1 or len({f.unit for f in facts}) != 1:
+        return False
+    return all(f.value > 0 for f in facts) or all(f.value < 0 for f in facts)
 
 
 # A month the question names as a row, not as a date: "in november", not "december 31, 2015".

@@ -61,3 +61,38 @@ def test_a_share_of_a_total_line_naming_two_months_is_not_settled_by_either() ->
     )
 
     assert not [f for f in share.figures if f.kind == "computed"]
+
+
+# Vessels by home port and tenure; no Total line.
+FLEET = [
+    ["", "owned", "chartered"],
+    ["portsmouth", "12", "3"],
+    ["plymouth", "5", "1"],
+    ["falmouth", "3", "4"],
+]
+
+
+def test_a_portion_of_a_column_with_no_total_line_is_set_against_the_column_added_up() -> None:
+    (share,) = ask(page(FLEET), "what portion of the owned vessels are in portsmouth?")
+
+    assert share.status == "found"
+    assert computed(share) == Decimal("0.6")  # 12 of 12 + 5 + 3
+
+
+def test_a_column_with_a_total_line_is_not_added_up_again() -> None:
+    rows = [*FLEET, ["total ports", "20", "8"]]
+    (share,) = ask(page(rows), "what portion of the owned vessels are in portsmouth?")
+
+    assert not [f for f in share.figures if f.kind == "computed" and f.value == Decimal("0.3")]
+
+
+def test_a_column_of_rates_is_not_added_up() -> None:
+    rows = [
+        ["", "berths", "berth price"],
+        ["portsmouth", "6", "4.0"],
+        ["plymouth", "3", "3.0"],
+        ["falmouth", "2", "1.0"],
+    ]
+    (share,) = ask(page(rows), "what portion of the berth price is in portsmouth?")
+
+    assert not [f for f in share.figures if f.kind == "computed"]
