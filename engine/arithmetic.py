@@ -831,6 +831,8 @@ def _asks_product(norms: Sequence[str], used: list[bool]) -> bool:
     """ "The product of", "multiplied by": never the word alone ("product revenue")."""
     for i, norm in enumerate(norms[:-1]):
         if not used[i] and norm in _PRODUCT and norms[i + 1] in ("of", "by"):
+            # The operation's words name no line and are no word linked to nothing.
+            used[i] = used[i + 1] = True
             return True
     return False
 

@@ -217,6 +217,7 @@ SHARE_OF = lexicon("proportion portion fraction")
 TWO_FIGURES = PERCENT | RATIO | SHARE_OF
 # Words that put two figures into one: a product or a sum.
 COMBINING = lexicon("times multiplied sum combined altogether together plus")
+PRODUCT_OF = lexicon("product multiply")
 NUMBER_ASKED = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | AMOUNT | PART
 # Words that ask for an account in prose, even around a number ("why did revenue change?").
 EXPLAINING = lexicon(
@@ -614,7 +615,11 @@ class IntentParser:
         if not content:
             return taken
         beside = _operator_between(spans[0], [i for w in content for i in free[w]], norms)
-        combining = not set(norms).isdisjoint(COMBINING)
+        # "The product of X and Y": the product word the grammar took (never "product
+        # revenue", a line's own word) combines two figures as "times" does.
+        combining = not set(norms).isdisjoint(COMBINING) or any(
+            used[i] and n in PRODUCT_OF for i, n in enumerate(norms)
+        )
         if set(norms).isdisjoint(TWO_FIGURES) and not beside and not combining:
             return taken
         candidates = {c for w in content for c in index.by_word[w]}

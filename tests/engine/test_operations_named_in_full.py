@@ -96,3 +96,33 @@ def test_a_column_of_rates_is_not_added_up() -> None:
     (share,) = ask(page(rows), "what portion of the berth price is in portsmouth?")
 
     assert not [f for f in share.figures if f.kind == "computed"]
+
+
+# Awards granted in the year: a count and a value per award, on one row.
+AWARDS = [
+    ["", "Number of awards (in thousands)", "Weighted average fair value (per award)"],
+    ["Outstanding at start of year", "120", "$7.50"],
+    ["Awarded", "40", "9.25"],
+    ["Cancelled", "(5)", "8.00"],
+]
+
+
+def test_the_product_of_two_named_lines_takes_the_second_named_in_part() -> None:
+    # The second line is named without "(per award)": as with "times", the one line the
+    # free words name is the product's other figure; the word "product" links nothing.
+    (product,) = ask(
+        page(AWARDS),
+        "what is the product of the awarded number of awards and the awarded weighted "
+        "average fair value?",
+    )
+
+    assert product.status == "found"
+    assert computed(product) == Decimal("370")
+
+
+def test_product_as_a_line_s_own_word_is_no_operation() -> None:
+    rows = [["", "2024", "2023"], ["Product revenue", "50.0", "40.0"], ["Service revenue", "20.0", "10.0"]]
+    (lookup,) = ask(page(rows), "what was product revenue in 2024?")
+
+    assert lookup.status == "found"
+    assert [f.value for f in lookup.figures] == [Decimal("50.0")]
