@@ -420,12 +420,12 @@ class _Run:
         if intent.referent == "?pair":
             return Reply("clarify", _which_of(self._results(), bool(intent.pair)))
         named = self._results() or intent.constants or (intent.nested and intent.metrics)
-        store = self.engine.store
+        store, parse = self.engine.store, _check(vocabulary)
         if named and intent.ambiguous:
-            intent = settled_lines(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
+            intent = settled_lines(intent, store, vocabulary, self.clearance, parse=parse)
             if intent.ambiguous:
                 # Still more than one line: asked back as any question naming them is.
-                return make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
+                return make_plan(intent, store, vocabulary, self.clearance, parse=parse)
         # A figure of no company named, with several held: make_plan asks which one.
         settled = intent.entities or not intent.metrics or len(vocabulary.entities) == 1
         if named and settled:

@@ -986,18 +986,27 @@ def _only_soft(unnamed: frozenset[str]) -> bool:
     return all(w in SOFT or w in STOP or (w.isdigit() and len(w) <= 2) for w in unnamed)
 
 
+_YEAR_SAID = re.compile(r"\b((?:19|20)\d{2})\b")
+
+
 def _base_first(
     text: str, frame: TimeFrame, whole_at: int, periods: tuple[str, ...]
 ) -> tuple[str, ...]:
     """ "The increase in 2021 over 2020": a change taken against a base names the base after
     "over", whichever period it names first; the nested step reads its base first."""
-    if whole_at < 0 or len(periods) != 2 or len(frame.spans) != len(frame.periods):
+    if whole_at < 0 or len(periods) != 2:
         return periods
     starts = [m.start() for m in TOKEN.finditer(text)]
     if whole_at >= len(starts):
         return periods
-    spans = zip(frame.periods, frame.spans, strict=True)  # equal lengths, checked above
-    after = [p for p, (start, _) in spans if start >= starts[whole_at]]
+    if len(frame.spans) == len(frame.periods):
+        spans = zip(frame.periods, frame.spans, strict=True)  # equal lengths, checked above
+        after = [p for p, (start, _) in spans if start >= starts[whole_at]]
+    else:
+        # A period named twice ("X in 2016 minus X in 2015, divided by X in 2015"): the
+        # years said after the phrase.
+        said = _YEAR_SAID.findall(text[starts[whole_at] :])
+        after = list(dict.fromkeys(f"FY{year}" for year in said))
     if len(after) != 1 or after[0] not in periods:
         return periods
     return (after[0], *(p for p in periods if p != after[0]))

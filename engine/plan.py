@@ -20,7 +20,7 @@ from engine.nearby import MAX_CHOICES, PERIOD_CHOICES, Asker
 from engine.parser import LINE_ITEM_WORDS, SUM, asks_which_company, parser_for
 from engine.store import KnowledgeStore
 from engine.tables import MONTH_NAMES
-from engine.text import TOKEN, normalise_word, stem
+from engine.text import TOKEN, lexicon, normalise_word, stem
 from engine.timeframe import expand_range, period_sort_key
 from engine.types import Choice, Fact, Holding, Vocabulary, showable
 
@@ -351,11 +351,9 @@ def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
 
 
 # Words of a column whose lines do not add up to a whole: a rate, a price, an average.
-_NOT_ADDED = frozenset(map(normalise_word, ["average", "rate", "price", "per", "ratio",
-                                             "percent", "percentage", "weighted", "margin"]))
+_NOT_ADDED = lexicon("average rate price per ratio percent percentage weighted margin")
 # Words of a row that is itself a sum or a part of another row.
-_NOT_A_ROW = frozenset(map(normalise_word, ["total", "subtotal", "net", "less", "excluding",
-                                             "including", "which"]))
+_NOT_A_ROW = lexicon("total subtotal net less excluding including which")
 
 
 def _column_without_total(

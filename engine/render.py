@@ -231,6 +231,25 @@ def _nested(plan: Plan, facts: list[Fact], notes: _Citations) -> Rendered:
     if len(ordered) != 2 or len({(f.entity, f.metric) for f in ordered}) != 1:
         return Rendered("clarify", "Which figure's change, and against which base?")
     first, second = ordered
+    if plan.intent.nested == "reverse":
+        # The base is the minuend, as the question wrote it: "X in 2015 less X in 2016".
+        inner = combine("difference", [_operand(first), _operand(second)])
+        outer = (
+            combine(plan.operation or "", [Operand.of_figure(inner, "above"), _operand(first)])
+            if inner
+            else None
+        )
+        if inner is None or outer is None:
+            return _cannot_combine(first, second)
+        notes.add(inner)
+        notes.add(outer)
+        sentence = (
+            f"{_label(first)} ({format_value(first.value, first.unit)} {notes.cite(first)}) "
+            f"less its {second.period} figure ({format_value(second.value, second.unit)} "
+            f"{notes.cite(second)}) is {inner.display}, which is {outer.display} of the "
+            f"{first.period} figure."
+        )
+        return _done(notes, [sentence], plan.note)
     inner = combine("difference", [_operand(second), _operand(first)])
     outer = (
         combine(plan.operation or "", [Operand.of_figure(inner, "above"), _operand(first)])
@@ -263,7 +282,9 @@ def _share_of_a_column(plan: Plan, facts: list[Fact], notes: _Citations) -> Rend
     if whole is None or outer is None:
         return Rendered("not_found", "These figures cannot be combined that way "
                         "(different units, or a zero base).")  # fmt: skip
-    cited = "; ".join(f"{_label(f)}: {format_value(f.value, f.unit)} {notes.cite(f)}" for f in facts)
+    cited = "; ".join(
+        f"{_label(f)}: {format_value(f.value, f.unit)} {notes.cite(f)}" for f in facts
+    )
     notes.add(whole)
     notes.add(outer)
     sentence = (

@@ -121,8 +121,54 @@ def test_the_product_of_two_named_lines_takes_the_second_named_in_part() -> None
 
 
 def test_product_as_a_line_s_own_word_is_no_operation() -> None:
-    rows = [["", "2024", "2023"], ["Product revenue", "50.0", "40.0"], ["Service revenue", "20.0", "10.0"]]
+    rows = [
+        ["", "2024", "2023"],
+        ["Product revenue", "50.0", "40.0"],
+        ["Service revenue", "20.0", "10.0"],
+    ]
     (lookup,) = ask(page(rows), "what was product revenue in 2024?")
 
     assert lookup.status == "found"
     assert [f.value for f in lookup.figures] == [Decimal("50.0")]
+
+
+# A small income statement over three years.
+RESULTS = [
+    ["", "2016", "2015", "2014"],
+    ["Ferry revenue", "120.0", "100.0", "80.0"],
+    ["Cargo revenue", "60.0", "50.0", "40.0"],
+    ["Total revenue", "180.0", "150.0", "120.0"],
+    ["Operating expenses", "90.0", "75.0", "70.0"],
+    ["Net income", "30.0", "25.0", "20.0"],
+]
+
+
+def test_a_difference_spelled_out_then_divided_is_the_change_over_its_base() -> None:
+    (step,) = ask(
+        page(RESULTS),
+        "what is net income in 2016 minus net income in 2015, divided by net income in 2015?",
+    )
+
+    assert step.status == "found"
+    assert computed(step) == Decimal("0.2")  # (30 - 25) / 25, not 30 / 25
+
+
+def test_a_difference_spelled_out_from_its_base_keeps_the_order_written() -> None:
+    (step,) = ask(
+        page(RESULTS),
+        "what is net income in 2015 minus net income in 2016, divided by net income in 2015?",
+    )
+
+    assert computed(step) == Decimal("-0.2")  # (25 - 30) / 25
+
+
+def test_two_lines_of_one_year_less_each_other_then_divided_are_asked_back() -> None:
+    # Not the ratio of the two figures named: that would drop the minus.
+    (step,) = ask(
+        page(RESULTS),
+        "what was total revenue in 2016 minus operating expenses in 2016, divided by total "
+        "revenue in 2016?",
+    )
+
+    assert step.status == "clarify"
+    assert not [f for f in step.figures if f.kind == "computed"]
