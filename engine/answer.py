@@ -419,7 +419,12 @@ class _Run:
             )
         if intent.referent == "?pair":
             return Reply("clarify", _which_of(self._results(), bool(intent.pair)))
-        named = self._results() or intent.constants or (intent.nested and intent.metrics)
+        named = (
+            self._results()
+            or intent.constants
+            or (intent.nested and intent.metrics)
+            or (intent.paired and len(intent.periods) == len(intent.metrics))
+        )
         store, parse = self.engine.store, _check(vocabulary)
         if named and intent.ambiguous:
             intent = settled_lines(intent, store, vocabulary, self.clearance, parse=parse)

@@ -345,6 +345,7 @@ class IntentParser:
             else None
         )
         infix = infix or operator_first
+        own_period = _each_its_period(text, frame, metrics, metric_spans)
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
@@ -422,6 +423,13 @@ class IntentParser:
             periods = expand_range(periods[0], periods[-1])
         if grammar.nested:
             periods = _base_first(text, frame, grammar.whole_at, periods)
+        paired = (
+            bool(own_period)
+            and operation in _PAIRED
+            and not (grammar.nested or grammar.referent or grammar.constants)
+        )
+        if paired:
+            periods = tuple(own_period[m] for m in metrics)
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
         if (
@@ -441,7 +449,7 @@ class IntentParser:
             entities=entities,
             metrics=metrics,
             periods=periods
-            if operation in (None, "ratio", "percent_of")
+            if operation in (None, "ratio", "percent_of") or paired
             else tuple(sorted(periods)),
             period_range=frame.is_range,
             relative_last=frame.relative_last,
@@ -463,6 +471,7 @@ class IntentParser:
             count=count,
             again=grammar.again,
             compounded=operation == "percent_change" and not seen.isdisjoint(COMPOUNDED),
+            paired=paired and kind == "comparison",
         )
 
     def _told_of(self, loose: Sequence[str], own: _Index | None) -> tuple[str, ...] | None:
@@ -984,6 +993,36 @@ def _only_soft(unnamed: frozenset[str]) -> bool:
     """Label words a question may leave out: soft ones ("total") and those of a date
     ("at year-end", "December 31": a day is one or two digits)."""
     return all(w in SOFT or w in STOP or (w.isdigit() and len(w) <= 2) for w in unnamed)
+
+
+# Operations of two figures that may each be named with its own period.
+_PAIRED = ("sum", "difference", "ratio", "percent_of", "product")
+
+
+def _each_its_period(
+    text: str, frame: TimeFrame, metrics: Sequence[str], spans: Sequence[tuple[int, int]]
+) -> dict[str, str]:
+    """ "Ferry revenue in 2016 plus cargo revenue in 2015": two lines, each followed by its
+    own period before the next line is named, the second's after it. Then each figure is
+    taken in its period only, not in both. Any other shape (one period, a range, a period
+    before the first line, two periods after one line) pairs nothing."""
+    if len(metrics) != 2 or len(spans) != 2 or frame.is_range:
+        return {}
+    if len(frame.periods) != 2 or len(set(frame.periods)) != 2:
+        return {}
+    if len(frame.spans) != len(frame.periods):
+        return {}
+    starts = [m.start() for m in TOKEN.finditer(text)]
+    if max(end for _, end in spans) >= len(starts):
+        return {}
+    (first, a), (second, b) = sorted(zip(spans, metrics, strict=True))
+    first_end, second_start, second_end = starts[first[1]], starts[second[0]], starts[second[1]]
+    between = [p for p, (at, _) in zip(frame.periods, frame.spans, strict=True)
+               if first_end < at < second_start]  # fmt: skip
+    after = [p for p, (at, _) in zip(frame.periods, frame.spans, strict=True) if at > second_end]
+    if len(between) != 1 or len(after) != 1:
+        return {}
+    return {a: between[0], b: after[0]}
 
 
 _YEAR_SAID = re.compile(r"\b((?:19|20)\d{2})\b")

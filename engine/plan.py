@@ -845,5 +845,12 @@ def operand_plan(intent: Intent, vocabulary: Vocabulary) -> Plan:
     knowledge base holds (the caller asks which when it holds several)."""
     only = (vocabulary.entities[0].name,) if len(vocabulary.entities) == 1 else ()
     entities = intent.entities or only
-    slots = tuple(Slot(e, m, p) for e in entities for m in intent.metrics for p in intent.periods)
+    if intent.paired and len(intent.periods) == len(intent.metrics):
+        # Each figure in its own period, as the question named them.
+        pairs = tuple(zip(intent.metrics, intent.periods, strict=True))
+        slots = tuple(Slot(e, m, p) for e in entities for m, p in pairs)
+    else:
+        slots = tuple(
+            Slot(e, m, p) for e in entities for m in intent.metrics for p in intent.periods
+        )
     return Plan(intent=intent.with_(entities=entities), operation=intent.operation, slots=slots)

@@ -172,3 +172,23 @@ def test_two_lines_of_one_year_less_each_other_then_divided_are_asked_back() -> 
 
     assert step.status == "clarify"
     assert not [f for f in step.figures if f.kind == "computed"]
+
+
+def test_two_lines_each_named_with_its_own_year_are_taken_in_that_year_only() -> None:
+    total, ratio = ask(
+        page(RESULTS),
+        "what is ferry revenue in 2016 plus cargo revenue in 2015?",
+        "what is the ratio of ferry revenue in 2016 to cargo revenue in 2015?",
+    )
+
+    assert computed(total) == Decimal("170")  # 120 + 50, not the four figures' 330
+    assert computed(ratio) == Decimal("2.4")  # 120 / 50, not each year's own ratio
+    assert sorted(f.value for f in ratio.figures if f.kind == "fact") == [50, 120]
+
+
+def test_years_named_together_after_both_lines_still_take_every_figure() -> None:
+    (total,) = ask(
+        page(RESULTS), "what is the sum of ferry revenue and cargo revenue in 2016 and 2015?"
+    )
+
+    assert computed(total) == Decimal("330")
