@@ -42,6 +42,8 @@ DENOMINATOR = _norms(
     "as a portion of", "as a share of", "as a proportion of", "as a fraction of",
     "percentage of", "percent of", "portion of", "share of", "proportion of", "fraction of",
     "divided by", "how many times",
+    # "What multiple of Y was X": Y is the base X is measured in ("as a multiple of" too).
+    "multiple of",
     # The sign and the abbreviation say what the word says.
     "as a % of", "% of", "as a pct of", "pct of",
 )  # fmt: skip

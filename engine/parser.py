@@ -408,6 +408,11 @@ class IntentParser:
             or infix
             or _operation(seen, families, frame, len(entities), len(metrics))
         )
+        part_of_whole = () if infix else _how_much_of(norms, metrics, metric_spans, grammar)
+        if part_of_whole:
+            # "How much of total revenue was cargo revenue?": the line named right after
+            # "how much of" is the whole, the other the part; one line alone is a lookup.
+            metrics, operation = part_of_whole, "percent_of" if PERCENT & set(norms) else "ratio"
         if operation is None and _by_how_much(norms):
             operation = "difference"
         if operation is None and count and not seen.isdisjoint(SUM):
@@ -1363,6 +1368,31 @@ def _opening_comparison(norms: Sequence[str]) -> int:
 
 _THAN_OR = lexicon("than or")
 _BY_HOW_MUCH = tuple(normalise_word(w) for w in ("by", "how", "much"))
+
+
+_HOW_MUCH_OF = ("how", "much", "of")
+
+
+def _how_much_of(
+    norms: Sequence[str],
+    metrics: tuple[str, ...],
+    spans: Sequence[tuple[int, int]],
+    grammar: arithmetic.Reading,
+) -> tuple[str, ...]:
+    """Part first, whole last, when a question opens on "how much of" and names two lines
+    after it, and the grammar read no operation of its own; else ()."""
+    if len(metrics) != 2 or len(spans) != 2 or grammar.operation or grammar.referent:
+        return ()
+    if grammar.constants or grammar.nested:
+        return ()
+    n = len(_HOW_MUCH_OF)
+    at = next(
+        (i for i in range(len(norms) - n + 1) if tuple(norms[i : i + n]) == _HOW_MUCH_OF), None
+    )
+    if at is None or any(start <= at + n - 1 for start, _ in spans):
+        return ()
+    (_, whole), (_, part) = sorted(zip(spans, metrics, strict=True))
+    return (part, whole)
 
 
 def _by_how_much(norms: Sequence[str]) -> bool:

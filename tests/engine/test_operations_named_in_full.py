@@ -192,3 +192,22 @@ def test_years_named_together_after_both_lines_still_take_every_figure() -> None
     )
 
     assert computed(total) == Decimal("330")
+
+
+def test_what_multiple_of_a_line_another_is_takes_the_first_named_as_the_base() -> None:
+    (multiple,) = ask(page(RESULTS), "what multiple of cargo revenue was ferry revenue in 2016?")
+
+    assert computed(multiple) == Decimal("2")  # 120 / 60, not 60 / 120
+
+
+def test_how_much_of_one_line_another_was_is_a_share_not_their_difference() -> None:
+    share, alone = ask(
+        page(RESULTS),
+        "how much of total revenue was cargo revenue in 2016, in percent?",
+        "how much of the ferry revenue was earned in 2016?",
+    )
+
+    assert computed(share) == Decimal("33.3333")
+    # One line named after "how much of" is still that line's figure.
+    assert alone.status == "found"
+    assert [f.value for f in alone.figures] == [Decimal("120.0")]
