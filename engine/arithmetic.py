@@ -85,6 +85,8 @@ _SHARE_VERBS = lexicon(
     "represent represents representing represented comprise comprises comprised composed "
     "constitute constitutes constituted"
 )
+# "Account for", said of a share; only with "for" after it.
+_ACCOUNT = lexicon("account accounts accounted accounting")
 # Operator words before a constant, and the operation each makes.
 _CONSTANT_OPERATORS = {
     normalise_word(word): operation
@@ -146,6 +148,9 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         for i, norm in enumerate(norms):
             if norm in _SHARE_VERBS:
                 used[i] = True
+            elif norm in _ACCOUNT and tuple(norms[i + 1 : i + 2]) == ("for",):
+                # "did ferry revenue account for": never "accounts receivable", a line.
+                used[i] = used[i + 1] = True
     free = {n for n, u in zip(norms, used, strict=True) if not u}
     percent = bool(free & PERCENT_WORDS) or (marker is not None and marker[1])
     operation: str | None = None

@@ -211,3 +211,24 @@ def test_how_much_of_one_line_another_was_is_a_share_not_their_difference() -> N
     # One line named after "how much of" is still that line's figure.
     assert alone.status == "found"
     assert [f.value for f in alone.figures] == [Decimal("120.0")]
+
+
+def test_a_share_a_line_accounts_for_is_read_as_represent_is() -> None:
+    (share,) = ask(
+        page(RESULTS), "what share of total revenue did ferry revenue account for in 2015?"
+    )
+
+    assert computed(share) == Decimal("66.6667")
+
+
+def test_accounts_as_a_line_s_word_still_links_the_line() -> None:
+    rows = [
+        ["", "2016", "2015"],
+        ["Accounts receivable", "40.0", "30.0"],
+        ["Total current assets", "160.0", "120.0"],
+    ]
+    (share,) = ask(
+        page(rows), "what percentage of total current assets were accounts receivable in 2016?"
+    )
+
+    assert computed(share) == Decimal("25")
