@@ -1418,6 +1418,10 @@ def _operation(
     ):
         return "percent_change"
     if "change" in families:
+        if percent and seen.isdisjoint(ABSOLUTE) and seen.isdisjoint(CHANGE_OR_GROWTH):
+            # "How much greater was X than Y, in percent?": the gap over Y, as "by what
+            # percent did X exceed Y" is read; in points, still the difference.
+            return "percent_change"
         return "difference"
     if (
         not seen.isdisjoint(COMPARING)

@@ -232,3 +232,14 @@ def test_accounts_as_a_line_s_word_still_links_the_line() -> None:
     )
 
     assert computed(share) == Decimal("25")
+
+
+def test_how_much_greater_in_percent_is_the_gap_over_the_smaller_figure() -> None:
+    percent, amount = ask(
+        page(RESULTS),
+        "how much greater was ferry revenue than cargo revenue in 2016, in percent?",
+        "how much greater was ferry revenue than cargo revenue in 2016?",
+    )
+
+    assert computed(percent) == Decimal("100")  # (120 - 60) / 60, not the 60 between them
+    assert computed(amount) == Decimal("60")
