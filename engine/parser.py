@@ -14,7 +14,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import dropwhile, pairwise
 from typing import Literal, cast
 
@@ -345,6 +345,13 @@ class IntentParser:
             else None
         )
         infix = infix or operator_first
+        summed_lines = self._total_of_named(norms, metrics, metric_spans, grammar)
+        if summed_lines:
+            # "The total of ferry revenue and cargo revenue": "total of" is the sum asked,
+            # not a "Total revenue" line named by it and the lines' shared word.
+            kept = [(s, m) for s, m in zip(metric_spans, metrics, strict=True) if m in summed_lines]
+            metric_spans, metrics = [s for s, _ in kept], tuple(m for _, m in kept)
+            grammar = replace(grammar, operation="sum")
         own_period = _each_its_period(text, frame, metrics, metric_spans)
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
@@ -478,6 +485,39 @@ class IntentParser:
             compounded=operation == "percent_change" and not seen.isdisjoint(COMPOUNDED),
             paired=paired and kind == "comparison",
         )
+
+    def _total_of_named(
+        self,
+        norms: Sequence[str],
+        metrics: tuple[str, ...],
+        spans: Sequence[tuple[int, int]],
+        grammar: arithmetic.Reading,
+    ) -> tuple[str, ...]:
+        """The lines summed when "total of" opens a list of two or more lines and the one
+        other line linked starts on that "total" and has no word of its own beyond it (its
+        other words are the listed lines'); else ()."""
+        if grammar.operation or grammar.referent or grammar.constants or len(metrics) < 3:
+            return ()
+        at = next(
+            (i for i in range(len(norms) - 1) if norms[i] == _TOTAL and norms[i + 1] == "of"),
+            None,
+        )
+        if at is None or len(spans) != len(metrics):
+            return ()
+        opening = [m for s, m in zip(spans, metrics, strict=True) if s[0] == at]
+        if len(opening) != 1:
+            return ()
+        listed = tuple(m for m in metrics if m != opening[0])
+        if any(s[0] <= at + 1 for s, m in zip(spans, metrics, strict=True) if m in listed):
+            return ()
+
+        def words_of(metric: str) -> frozenset[str]:
+            return frozenset(normalise_word(t) for t in TOKEN.findall(metric)) - LABEL_STOP
+
+        theirs = frozenset().union(*(words_of(m) for m in listed))
+        if not theirs or words_of(opening[0]) - {_TOTAL} - theirs:
+            return ()
+        return listed
 
     def _told_of(self, loose: Sequence[str], own: _Index | None) -> tuple[str, ...] | None:
         """What words no line holds name when the sentence announcing a table holds them
@@ -1371,6 +1411,7 @@ _BY_HOW_MUCH = tuple(normalise_word(w) for w in ("by", "how", "much"))
 
 
 _HOW_MUCH_OF = ("how", "much", "of")
+_TOTAL = normalise_word("total")
 
 
 def _how_much_of(

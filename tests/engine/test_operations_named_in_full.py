@@ -243,3 +243,16 @@ def test_how_much_greater_in_percent_is_the_gap_over_the_smaller_figure() -> Non
 
     assert computed(percent) == Decimal("100")  # (120 - 60) / 60, not the 60 between them
     assert computed(amount) == Decimal("60")
+
+
+def test_the_total_of_two_named_lines_is_their_sum_not_a_total_line_beside_them() -> None:
+    total, line = ask(
+        page(RESULTS),
+        "what was the total of ferry revenue and operating expenses in 2015?",
+        "what was the total of cargo revenue and ferry revenue in 2014?",
+    )
+
+    assert computed(total) == Decimal("175")
+    # "Total revenue" holds no word beyond "total" and the listed lines' own: not linked.
+    assert computed(line) == Decimal("120")
+    assert sorted(f.value for f in line.figures if f.kind == "fact") == [40, 80]
