@@ -62,6 +62,7 @@ from engine.plan import (
     held_instead,
     make_plan,
     operand_plan,
+    settled_lines,
 )
 from engine.prompts import NARRATIVE_SYSTEM, narrative_user_message, structured_system
 from engine.providers.base import Completion, Message, Provider
@@ -454,7 +455,18 @@ class _Run:
             )
         if intent.referent == "?pair":
             return Reply("clarify", _which_of(self._results(), bool(intent.pair)))
-        named = self._results() or intent.constants or (intent.nested and intent.metrics)
+        named = (
+            self._results()
+            or intent.constants
+            or (intent.nested and intent.metrics)
+            or (intent.paired and len(intent.periods) == len(intent.metrics))
+        )
+        store, parse = self.engine.store, _check(vocabulary)
+        if named and intent.ambiguous:
+            intent = settled_lines(intent, store, vocabulary, self.clearance, parse=parse)
+            if intent.ambiguous:
+                # Still more than one line: asked back as any question naming them is.
+                return make_plan(intent, store, vocabulary, self.clearance, parse=parse)
         # A figure of no company named, with several held: make_plan asks which one.
         settled = intent.entities or not intent.metrics or len(vocabulary.entities) == 1
         if named and settled:
@@ -462,8 +474,7 @@ class _Run:
                 p for c in self._results() if self.session is not None and c.figure is not None
                 for p in self.session.periods_of(c.figure)
             )  # fmt: skip
-            return operand_plan(intent, vocabulary, self.engine.store, self.clearance, within)
-        store = self.engine.store
+            return operand_plan(intent, vocabulary, store, self.clearance, within)
         return make_plan(intent, store, vocabulary, self.clearance, parse=_check(vocabulary))
 
     def _deductions(self, facts: Mapping[str, Fact]) -> frozenset[tuple[str, str]]:

@@ -42,6 +42,8 @@ DENOMINATOR = _norms(
     "as a portion of", "as a share of", "as a proportion of", "as a fraction of",
     "percentage of", "percent of", "portion of", "share of", "proportion of", "fraction of",
     "divided by", "how many times",
+    # "What multiple of Y was X": Y is the base X is measured in ("as a multiple of" too).
+    "multiple of",
     # The sign and the abbreviation say what the word says.
     "as a % of", "% of", "as a pct of", "pct of",
 )  # fmt: skip
@@ -86,6 +88,8 @@ _SHARE_VERBS = lexicon(
     "represent represents representing represented comprise comprises comprised composed "
     "constitute constitutes constituted"
 )
+# "Account for", said of a share; only with "for" after it.
+_ACCOUNT = lexicon("account accounts accounted accounting")
 # Operator words before a constant, and the operation each makes.
 _CONSTANT_OPERATORS = {
     normalise_word(word): operation
@@ -147,6 +151,9 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         for i, norm in enumerate(norms):
             if norm in _SHARE_VERBS:
                 used[i] = True
+            elif norm in _ACCOUNT and tuple(norms[i + 1 : i + 2]) == ("for",):
+                # "did ferry revenue account for": never "accounts receivable", a line.
+                used[i] = used[i + 1] = True
     if marker is not None:
         _share_causes(norms, used)
     free = {n for n, u in zip(norms, used, strict=True) if not u}
@@ -179,7 +186,21 @@ def read(norms: Sequence[str], used: list[bool]) -> Reading:
         used[:] = before
         return _read_plain(norms, used, _points_back(norms, used))
     nested = ""
-    if marker is not None and not referent and free & _CHANGE_NOUNS:
+    # A change word says the inner step itself ("the difference of revenue less net income
+    # over the 2013 revenue": an earlier answer's change); only without one is a minus read.
+    minus = (
+        _minus_before(norms, used, marker[0])
+        if marker is not None and not referent and not constants and not free & _CHANGE_NOUNS
+        else None
+    )
+    if minus is not None and marker is not None:
+        # "X in 2016 minus X in 2015, divided by X in 2015": the difference the question
+        # spells out is the inner step, as a change word would name it; taken in the order
+        # written, so the base named first ("X in 2015 less X in 2016, over X in 2015") is
+        # the minuend. Anything else spelled so (two lines in one period) is asked back by
+        # the nested step, never read as the plain ratio of its two figures.
+        nested = "reverse" if _minuend_is_base(norms, minus, marker[0]) else "difference"
+    elif marker is not None and not referent and free & _CHANGE_NOUNS:
         if _periods_named(norms, used) >= 2:
             nested = "difference"
         else:
@@ -472,6 +493,30 @@ def _minus_between(norms: Sequence[str], used: list[bool]) -> bool:
             used[i] = True
             return True
     return False
+
+
+def _minus_before(norms: Sequence[str], used: list[bool], end: int) -> int | None:
+    """Where "less" or "minus" stands between two figures before the denominator phrase at
+    `end` (not "less than", not before a number: that is a constant, read already). The
+    word is taken."""
+    for i in range(1, end - 1):
+        following = norms[i + 1]
+        if norms[i] in _MINUS and not used[i] and following != "than" and following[0].isalpha():
+            used[i] = True
+            return i
+    return None
+
+
+def _minuend_is_base(norms: Sequence[str], minus: int, end: int) -> bool:
+    """Whether the year named after the denominator phrase is the one named before the
+    minus word, not after it."""
+    base = next((n for n in norms[end:] if _YEAR.fullmatch(n)), None)
+    before = [n for n in norms[:minus] if _YEAR.fullmatch(n)]
+    after = [n for n in norms[minus:end] if _YEAR.fullmatch(n)]
+    return base is not None and base in before and base not in after
+
+
+_YEAR = re.compile(r"(?:19|20)\d{2}")
 
 
 _FILLER = lexicon("and so then what whats what's is was the its their it s")
@@ -884,6 +929,8 @@ def _asks_product(norms: Sequence[str], used: list[bool]) -> bool:
     """ "The product of", "multiplied by": never the word alone ("product revenue")."""
     for i, norm in enumerate(norms[:-1]):
         if not used[i] and norm in _PRODUCT and norms[i + 1] in ("of", "by"):
+            # The operation's words name no line and are no word linked to nothing.
+            used[i] = used[i + 1] = True
             return True
     return False
 

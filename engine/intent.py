@@ -62,6 +62,9 @@ class Intent(NamedTuple):
     again: str = ""  # "this percentage in 2006": an earlier calculation's role, asked again
     count: int = 0  # "those three years": how many of the conversation's periods are meant
     compounded: bool = False  # "the CAGR": a percent change compounded yearly between two years
+    # "X in 2016 plus Y in 2015": each figure named with its own period, periods[i] that of
+    # metrics[i], not every period of every figure.
+    paired: bool = False
 
     def with_(self, **changes: Any) -> Intent:
         return self._replace(**changes)
@@ -96,6 +99,7 @@ class Intent(NamedTuple):
             "again": self.again,
             "count": self.count,
             "compounded": self.compounded,
+            "paired": self.paired,
         }
 
     @classmethod
@@ -128,4 +132,5 @@ class Intent(NamedTuple):
             again=str(data.get("again") or ""),
             count=int(data.get("count") or 0),
             compounded=bool(data.get("compounded", False)),
+            paired=bool(data.get("paired", False)),
         )

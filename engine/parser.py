@@ -14,7 +14,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import dropwhile, pairwise
 from typing import Literal, cast
 
@@ -221,6 +221,7 @@ SHARE_OF = lexicon("proportion portion fraction")
 TWO_FIGURES = PERCENT | RATIO | SHARE_OF
 # Words that put two figures into one: a product or a sum.
 COMBINING = lexicon("times multiplied sum combined altogether together plus")
+PRODUCT_OF = lexicon("product multiply")
 NUMBER_ASKED = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | AMOUNT | PART
 # Words that ask for an account in prose, even around a number ("why did revenue change?").
 EXPLAINING = lexicon(
@@ -350,6 +351,14 @@ class IntentParser:
             else None
         )
         infix = infix or operator_first
+        summed_lines = self._total_of_named(norms, metrics, metric_spans, grammar)
+        if summed_lines:
+            # "The total of ferry revenue and cargo revenue": "total of" is the sum asked,
+            # not a "Total revenue" line named by it and the lines' shared word.
+            kept = [(s, m) for s, m in zip(metric_spans, metrics, strict=True) if m in summed_lines]
+            metric_spans, metrics = [s for s, _ in kept], tuple(m for _, m in kept)
+            grammar = replace(grammar, operation="sum")
+        own_period = _each_its_period(text, frame, metrics, metric_spans)
         metrics = _whole_last(metrics, metric_spans, grammar.whole_at)
         leftover: list[str] = []
         loose: list[str] = []
@@ -412,6 +421,11 @@ class IntentParser:
             or infix
             or _operation(seen, families, frame, len(entities), len(metrics))
         )
+        part_of_whole = () if infix else _how_much_of(norms, metrics, metric_spans, grammar)
+        if part_of_whole:
+            # "How much of total revenue was cargo revenue?": the line named right after
+            # "how much of" is the whole, the other the part; one line alone is a lookup.
+            metrics, operation = part_of_whole, "percent_of" if PERCENT & set(norms) else "ratio"
         if operation is None and _by_how_much(norms):
             operation = "difference"
         if operation is None and count and not seen.isdisjoint(SUM):
@@ -427,6 +441,13 @@ class IntentParser:
             periods = expand_range(periods[0], periods[-1])
         if grammar.nested:
             periods = _base_first(text, frame, grammar.whole_at, periods)
+        paired = (
+            bool(own_period)
+            and operation in _TAKEN_IN_PAIRS
+            and not (grammar.nested or grammar.referent or grammar.constants)
+        )
+        if paired:
+            periods = tuple(own_period[m] for m in metrics)
         counts = (len(entities), len(metrics), len(periods))
         kind = _kind(seen, leftover, families, bool(loose), operation, counts, ambiguous)
         if (
@@ -446,7 +467,7 @@ class IntentParser:
             entities=entities,
             metrics=metrics,
             periods=periods
-            if operation in (None, "ratio", "percent_of")
+            if operation in (None, "ratio", "percent_of") or paired
             else tuple(sorted(periods)),
             period_range=frame.is_range,
             relative_last=frame.relative_last,
@@ -468,7 +489,41 @@ class IntentParser:
             count=count,
             again=grammar.again,
             compounded=operation == "percent_change" and not seen.isdisjoint(COMPOUNDED),
+            paired=paired and kind == "comparison",
         )
+
+    def _total_of_named(
+        self,
+        norms: Sequence[str],
+        metrics: tuple[str, ...],
+        spans: Sequence[tuple[int, int]],
+        grammar: arithmetic.Reading,
+    ) -> tuple[str, ...]:
+        """The lines summed when "total of" opens a list of two or more lines and the one
+        other line linked starts on that "total" and has no word of its own beyond it (its
+        other words are the listed lines'); else ()."""
+        if grammar.operation or grammar.referent or grammar.constants or len(metrics) < 3:
+            return ()
+        at = next(
+            (i for i in range(len(norms) - 1) if norms[i] == _TOTAL and norms[i + 1] == "of"),
+            None,
+        )
+        if at is None or len(spans) != len(metrics):
+            return ()
+        opening = [m for s, m in zip(spans, metrics, strict=True) if s[0] == at]
+        if len(opening) != 1:
+            return ()
+        listed = tuple(m for m in metrics if m != opening[0])
+        if any(s[0] <= at + 1 for s, m in zip(spans, metrics, strict=True) if m in listed):
+            return ()
+
+        def words_of(metric: str) -> frozenset[str]:
+            return frozenset(normalise_word(t) for t in TOKEN.findall(metric)) - LABEL_STOP
+
+        theirs = frozenset().union(*(words_of(m) for m in listed))
+        if not theirs or words_of(opening[0]) - {_TOTAL} - theirs:
+            return ()
+        return listed
 
     def _told_of(self, loose: Sequence[str], own: _Index | None) -> tuple[str, ...] | None:
         """What words no line holds name when the sentence announcing a table holds them
@@ -620,7 +675,11 @@ class IntentParser:
         if not content:
             return taken
         beside = _operator_between(spans[0], [i for w in content for i in free[w]], norms)
-        combining = not set(norms).isdisjoint(COMBINING)
+        # "The product of X and Y": the product word the grammar took (never "product
+        # revenue", a line's own word) combines two figures as "times" does.
+        combining = not set(norms).isdisjoint(COMBINING) or any(
+            used[i] and n in PRODUCT_OF for i, n in enumerate(norms)
+        )
         if set(norms).isdisjoint(TWO_FIGURES) and not beside and not combining:
             return taken
         candidates = {c for w in content for c in index.by_word[w]}
@@ -987,18 +1046,57 @@ def _only_soft(unnamed: frozenset[str]) -> bool:
     return all(w in SOFT or w in STOP or (w.isdigit() and len(w) <= 2) for w in unnamed)
 
 
+# Operations of two figures that may each be named with its own period.
+_TAKEN_IN_PAIRS = ("sum", "difference", "ratio", "percent_of", "product")
+
+
+def _each_its_period(
+    text: str, frame: TimeFrame, metrics: Sequence[str], spans: Sequence[tuple[int, int]]
+) -> dict[str, str]:
+    """ "Ferry revenue in 2016 plus cargo revenue in 2015": two lines, each followed by its
+    own period before the next line is named, the second's after it. Then each figure is
+    taken in its period only, not in both. Any other shape (one period, a range, a period
+    before the first line, two periods after one line) pairs nothing."""
+    if len(metrics) != 2 or len(spans) != 2 or frame.is_range:
+        return {}
+    if len(frame.periods) != 2 or len(set(frame.periods)) != 2:
+        return {}
+    if len(frame.spans) != len(frame.periods):
+        return {}
+    starts = [m.start() for m in TOKEN.finditer(text)]
+    if max(end for _, end in spans) >= len(starts):
+        return {}
+    (first, a), (second, b) = sorted(zip(spans, metrics, strict=True))
+    first_end, second_start, second_end = starts[first[1]], starts[second[0]], starts[second[1]]
+    between = [p for p, (at, _) in zip(frame.periods, frame.spans, strict=True)
+               if first_end < at < second_start]  # fmt: skip
+    after = [p for p, (at, _) in zip(frame.periods, frame.spans, strict=True) if at > second_end]
+    if len(between) != 1 or len(after) != 1:
+        return {}
+    return {a: between[0], b: after[0]}
+
+
+_YEAR_SAID = re.compile(r"\b((?:19|20)\d{2})\b")
+
+
 def _base_first(
     text: str, frame: TimeFrame, whole_at: int, periods: tuple[str, ...]
 ) -> tuple[str, ...]:
     """ "The increase in 2021 over 2020": a change taken against a base names the base after
     "over", whichever period it names first; the nested step reads its base first."""
-    if whole_at < 0 or len(periods) != 2 or len(frame.spans) != len(frame.periods):
+    if whole_at < 0 or len(periods) != 2:
         return periods
     starts = [m.start() for m in TOKEN.finditer(text)]
     if whole_at >= len(starts):
         return periods
-    spans = zip(frame.periods, frame.spans, strict=True)  # equal lengths, checked above
-    after = [p for p, (start, _) in spans if start >= starts[whole_at]]
+    if len(frame.spans) == len(frame.periods):
+        spans = zip(frame.periods, frame.spans, strict=True)  # equal lengths, checked above
+        after = [p for p, (start, _) in spans if start >= starts[whole_at]]
+    else:
+        # A period named twice ("X in 2016 minus X in 2015, divided by X in 2015"): the
+        # years said after the phrase.
+        said = _YEAR_SAID.findall(text[starts[whole_at] :])
+        after = list(dict.fromkeys(f"FY{year}" for year in said))
     if len(after) != 1 or after[0] not in periods:
         return periods
     return (after[0], *(p for p in periods if p != after[0]))
@@ -1363,6 +1461,32 @@ _THAN_OR = lexicon("than or")
 _BY_HOW_MUCH = tuple(normalise_word(w) for w in ("by", "how", "much"))
 
 
+_HOW_MUCH_OF = ("how", "much", "of")
+_TOTAL = normalise_word("total")
+
+
+def _how_much_of(
+    norms: Sequence[str],
+    metrics: tuple[str, ...],
+    spans: Sequence[tuple[int, int]],
+    grammar: arithmetic.Reading,
+) -> tuple[str, ...]:
+    """Part first, whole last, when a question opens on "how much of" and names two lines
+    after it, and the grammar read no operation of its own; else ()."""
+    if len(metrics) != 2 or len(spans) != 2 or grammar.operation or grammar.referent:
+        return ()
+    if grammar.constants or grammar.nested:
+        return ()
+    n = len(_HOW_MUCH_OF)
+    at = next(
+        (i for i in range(len(norms) - n + 1) if tuple(norms[i : i + n]) == _HOW_MUCH_OF), None
+    )
+    if at is None or any(start <= at + n - 1 for start, _ in spans):
+        return ()
+    (_, whole), (_, part) = sorted(zip(spans, metrics, strict=True))
+    return (part, whole)
+
+
 def _by_how_much(norms: Sequence[str]) -> bool:
     """ "By how much?", "by how much did it fall?": the size of the gap between figures."""
     n = len(_BY_HOW_MUCH)
@@ -1386,6 +1510,10 @@ def _operation(
     ):
         return "percent_change"
     if "change" in families:
+        if percent and seen.isdisjoint(ABSOLUTE) and seen.isdisjoint(CHANGE_OR_GROWTH):
+            # "How much greater was X than Y, in percent?": the gap over Y, as "by what
+            # percent did X exceed Y" is read; in points, still the difference.
+            return "percent_change"
         return "difference"
     if (
         not seen.isdisjoint(COMPARING)

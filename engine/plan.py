@@ -20,7 +20,7 @@ from engine.nearby import MAX_CHOICES, PERIOD_CHOICES, Asker
 from engine.parser import LINE_ITEM_WORDS, SUM, asks_which_company, parser_for
 from engine.store import KnowledgeStore
 from engine.tables import MONTH_NAMES
-from engine.text import TOKEN, normalise_word, stem
+from engine.text import TOKEN, lexicon, normalise_word, stem
 from engine.timeframe import expand_range, period_sort_key
 from engine.types import Choice, Fact, Holding, Vocabulary, showable
 
@@ -86,6 +86,21 @@ def make_plan(
     entities = intent.entities or (vocabulary.entities[0].name,)
     held = {(e, m): _held_periods(store, e, m, clearance) for e in entities for m in intent.metrics}
     return _with_periods(intent.with_(entities=entities), held, asking)
+
+
+def settled_lines(
+    intent: Intent,
+    store: KnowledgeStore,
+    vocabulary: Vocabulary,
+    clearance: frozenset[str],
+    *,
+    parse: Callable[[str], Intent],
+) -> Intent:
+    """The lines asked back settled as `make_plan` settles them (one series read from
+    columns dated within one year, ADR 0055): a computation over named operands (a constant,
+    an earlier result) asks back no line a lookup would not."""
+    asking = _Asking(store, vocabulary, clearance, asker_for(parse, vocabulary))
+    return _settled_by_dates(intent, asking)
 
 
 def _across_companies(intent: Intent, asking: _Asking) -> Intent:
@@ -315,17 +330,111 @@ def _whole_of_part(intent: Intent, asking: _Asking) -> Intent:
         return intent
     asked = _label_words(intent.question)
     said = asked & LINE_ITEM_WORDS
-    if _TOTAL not in said:
-        return intent
     part = intent.metrics[0]
     entity = (intent.entities or (asking.vocabulary.entities[0].name,))[0]
     held = {h.metric for h in asking.holdings(entity=entity)} - {part}
+    if _TOTAL not in said:
+        column = _column_without_total(intent, part, held, asking, entity)
+        return intent.with_(metrics=(part, *column), nested="sum") if column else intent
+    row = _month_row_of_total(intent.question, part, held)
+    if row is not None:
+        # The one line linked is the Total; the part is the month's row in its column.
+        if _within(asking, entity, row, part, intent.periods):
+            return intent.with_(metrics=(row, part))
+        return intent
     whole = _total_of_column(part, held) or _total_of_line(intent, part, said, held)
     if whole is None or not _within(asking, entity, part, whole, intent.periods):
         return intent
     if intent.loose and not _page_says(asking, entity, whole, intent.loose):
         return intent
     return intent.with_(metrics=(part, whole))
+
+
+# Words of a column whose lines do not add up to a whole: a rate, a price, an average.
+_NOT_ADDED = lexicon("average rate price per ratio percent percentage weighted margin")
+# Words of a row that is itself a sum or a part of another row.
+_NOT_A_ROW = lexicon("total subtotal net less excluding including which")
+
+
+def _column_without_total(
+    intent: Intent, part: str, held: set[str], asking: _Asking, entity: str
+) -> tuple[str, ...]:
+    """ "What portion of the owned facilities are in europe?" over a table of facilities by
+    region (rows) and tenure (columns) with no Total line: the part is one row read in one
+    column ("europe owned"); the whole the question names is that column, every row of it
+    added up. Taken only when the question names the part's row and its column (no other
+    line), the column holds at least three rows of the part's page, none of them a total
+    or a part of another row, no Total line is held in it, its lines are amounts to add
+    (no rate, price or average) of one unit and one sign, held in every asked period.
+    Else nothing: the question is asked back as before."""
+    words = part.split()
+    asked = _label_words(intent.question)
+    for cut in range(1, len(words)):
+        head, column = " ".join(words[:cut]), " ".join(words[cut:])
+        if not (_label_words(head) <= asked and _label_words(column) <= asked):
+            continue
+        if _label_words(column) & _NOT_ADDED:
+            return ()
+        suffix = f" {column.casefold()}"
+        rows = [m for m in held if m.casefold().endswith(suffix)]
+        heads = [m[: -len(suffix)] for m in rows]
+        if any(normalise_word(w) == _TOTAL for h in heads for w in TOKEN.findall(h)):
+            return ()
+        if len(rows) < 2 or any(_label_words(h) & _NOT_A_ROW for h in [head, *heads]):
+            return ()
+        if any(_label_words(h) & _label_words(column) for h in [head, *heads]):
+            return ()
+        if not _adds_up(asking, entity, [part, *rows], intent.periods):
+            return ()
+        return tuple(sorted(rows))
+    return ()
+
+
+def _adds_up(asking: _Asking, entity: str, lines: Sequence[str], periods: Sequence[str]) -> bool:
+    """Lines of one page, one unit and one sign (none zero), each held in every asked
+    period, as the asker may see them."""
+    asked = periods or None
+    found = [
+        [f for f in asking.store.find_facts(entity=entity, metric=m, periods=asked)
+         if showable(f.classification, asking.clearance)]
+        for m in lines
+    ]  # fmt: skip
+    if any(not facts for facts in found):
+        return False
+    facts = [f for group in found for f in group]
+    wanted = set(periods) if periods else {facts[0].period}
+    if any({f.period for f in group} != wanted for group in found):
+        return False
+    if len({f.document_id or f.source for f in facts}) != 1 or len({f.unit for f in facts}) != 1:
+        return False
+    return all(f.value > 0 for f in facts) or all(f.value < 0 for f in facts)
+
+
+# A month the question names as a row, not as a date: "in november", not "december 31, 2015".
+_ROW_MONTH = re.compile(rf"\b(?!may\b)(?:{MONTH_NAMES})\b\.?(?!\s*\d)", re.IGNORECASE)
+
+
+def _month_row_of_total(question: str, total: str, held: set[str]) -> str | None:
+    """ "The percent of the total shares purchased in november": the one line linked is a
+    table's Total line read in a column ("Total Shares purchased"), and the question names
+    one month, not as a date. The part is the one row dated in that month alone, read in the
+    same column ("Nov. 1 through Nov. 30 Shares purchased"); none or several: None."""
+    words = total.split()
+    if len(words) < 2 or normalise_word(words[0]) != _TOTAL:
+        return None
+    months = {_month_of(m.group(0)) for m in _ROW_MONTH.finditer(question)}
+    if len(months) != 1:
+        return None
+    column = " ".join(words[1:]).casefold()
+    rows = []
+    for metric in held:
+        head = metric.casefold().removesuffix(column)
+        if head == metric.casefold() or not head.endswith(" "):
+            continue
+        dated = {_month_of(m.group(0).split()[0]) for m in _DAY.finditer(head)}
+        if dated == months:
+            rows.append(metric)
+    return rows[0] if len(rows) == 1 else None
 
 
 def _total_of_column(part: str, held: set[str]) -> str | None:
@@ -751,5 +860,12 @@ def operand_plan(
                 for p in _held_periods(store, e, m, clearance)}  # fmt: skip
         if len(held) == 1 and held <= within | {""}:
             intent = intent.with_(periods=tuple(held))
-    slots = tuple(Slot(e, m, p) for e in entities for m in intent.metrics for p in intent.periods)
+    if intent.paired and len(intent.periods) == len(intent.metrics):
+        # Each figure in its own period, as the question named them.
+        pairs = tuple(zip(intent.metrics, intent.periods, strict=True))
+        slots = tuple(Slot(e, m, p) for e in entities for m, p in pairs)
+    else:
+        slots = tuple(
+            Slot(e, m, p) for e in entities for m in intent.metrics for p in intent.periods
+        )
     return Plan(intent=intent.with_(entities=entities), operation=intent.operation, slots=slots)

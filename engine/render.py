@@ -233,10 +233,31 @@ def change_between(rendered: Rendered, operation: str) -> Rendered:
 def _nested(plan: Plan, facts: list[Fact], notes: _Citations) -> Rendered:
     """One nested step: the change between two periods, then that change against the base
     (the earlier period's figure)."""
+    if plan.intent.nested == "sum":
+        return _share_of_a_column(plan, facts, notes)
     ordered = sorted(facts, key=lambda f: plan.intent.periods.index(f.period))
     if len(ordered) != 2 or len({(f.entity, f.metric) for f in ordered}) != 1:
         return Rendered("clarify", "Which figure's change, and against which base?")
     first, second = ordered
+    if plan.intent.nested == "reverse":
+        # The base is the minuend, as the question wrote it: "X in 2015 less X in 2016".
+        inner = combine("difference", [_operand(first), _operand(second)])
+        outer = (
+            combine(plan.operation or "", [Operand.of_figure(inner, "above"), _operand(first)])
+            if inner
+            else None
+        )
+        if inner is None or outer is None:
+            return _cannot_combine(first, second)
+        notes.add(inner)
+        notes.add(outer)
+        sentence = (
+            f"{_label(first)} ({format_value(first.value, first.unit)} {notes.cite(first)}) "
+            f"less its {second.period} figure ({format_value(second.value, second.unit)} "
+            f"{notes.cite(second)}) is {inner.display}, which is {outer.display} of the "
+            f"{first.period} figure."
+        )
+        return _done(notes, [sentence], plan.note)
     inner = combine("difference", [_operand(second), _operand(first)])
     outer = (
         combine(plan.operation or "", [Operand.of_figure(inner, "above"), _operand(first)])
@@ -250,6 +271,33 @@ def _nested(plan: Plan, facts: list[Fact], notes: _Citations) -> Rendered:
     sentence = (
         f"{_pair_sentence(notes, first, second)}: a change of {inner.display}, which is "
         f"{outer.display} of the {first.period} figure."
+    )
+    return _done(notes, [sentence], plan.note)
+
+
+def _share_of_a_column(plan: Plan, facts: list[Fact], notes: _Citations) -> Rendered:
+    """A part set against its column added up (plan._column_without_total): the sum of
+    every row, then the part over that sum, in one period."""
+    part = [f for f in facts if f.metric == plan.intent.metrics[0]]
+    if len(part) != 1 or len({f.period for f in facts}) != 1:
+        return Rendered("clarify", "Which figure should I set it against, in which period?")
+    whole = combine("sum", [_operand(f) for f in facts])
+    outer = (
+        combine(plan.operation or "", [_operand(part[0]), Operand.of_figure(whole, "above")])
+        if whole
+        else None
+    )
+    if whole is None or outer is None:
+        return Rendered("not_found", "These figures cannot be combined that way "
+                        "(different units, or a zero base).")  # fmt: skip
+    cited = "; ".join(
+        f"{_label(f)}: {format_value(f.value, f.unit)} {notes.cite(f)}" for f in facts
+    )
+    notes.add(whole)
+    notes.add(outer)
+    sentence = (
+        f"Set against its column added up ({cited}), a sum of {whole.display}, "
+        f"{_label(part[0])} is {outer.display}."
     )
     return _done(notes, [sentence], plan.note)
 

@@ -101,7 +101,7 @@ def test_only_a_sentence_dating_the_table_by_one_moment_gives_it_a_date() -> Non
             "the following chart lists the plants sold during 2019 . plant sold ( in millions ) ."
         )
         == "FY2019"
-    )  # noqa: E501
+    )
     assert table_date("the following table shows our branches opened since 2015 :") == ""
     assert table_date("the following table compares 2021 with 2020 :") == ""
     assert table_date("revenue grew in 2021 . the following table lists our branches :") == ""
