@@ -239,26 +239,10 @@ def _nested(plan: Plan, facts: list[Fact], notes: _Citations) -> Rendered:
     if len(ordered) != 2 or len({(f.entity, f.metric) for f in ordered}) != 1:
         return Rendered("clarify", "Which figure's change, and against which base?")
     first, second = ordered
-    if plan.intent.nested == "reverse":
-        # The base is the minuend, as the question wrote it: "X in 2015 less X in 2016".
-        inner = combine("difference", [_operand(first), _operand(second)])
-        outer = (
-            combine(plan.operation or "", [Operand.of_figure(inner, "above"), _operand(first)])
-            if inner
-            else None
-        )
-        if inner is None or outer is None:
-            return _cannot_combine(first, second)
-        notes.add(inner)
-        notes.add(outer)
-        sentence = (
-            f"{_label(first)} ({format_value(first.value, first.unit)} {notes.cite(first)}) "
-            f"less its {second.period} figure ({format_value(second.value, second.unit)} "
-            f"{notes.cite(second)}) is {inner.display}, which is {outer.display} of the "
-            f"{first.period} figure."
-        )
-        return _done(notes, [sentence], plan.note)
-    inner = combine("difference", [_operand(second), _operand(first)])
+    # "X in 2015 less X in 2016" (nested "reverse"): the base is the minuend, as written.
+    reverse = plan.intent.nested == "reverse"
+    pair = [first, second] if reverse else [second, first]
+    inner = combine("difference", [_operand(f) for f in pair])
     outer = (
         combine(plan.operation or "", [Operand.of_figure(inner, "above"), _operand(first)])
         if inner
@@ -268,10 +252,18 @@ def _nested(plan: Plan, facts: list[Fact], notes: _Citations) -> Rendered:
         return _cannot_combine(first, second)
     notes.add(inner)
     notes.add(outer)
-    sentence = (
-        f"{_pair_sentence(notes, first, second)}: a change of {inner.display}, which is "
-        f"{outer.display} of the {first.period} figure."
-    )
+    if reverse:
+        sentence = (
+            f"{_label(first)} ({format_value(first.value, first.unit)} {notes.cite(first)}) "
+            f"less its {second.period} figure ({format_value(second.value, second.unit)} "
+            f"{notes.cite(second)}) is {inner.display}, which is {outer.display} of the "
+            f"{first.period} figure."
+        )
+    else:
+        sentence = (
+            f"{_pair_sentence(notes, first, second)}: a change of {inner.display}, which is "
+            f"{outer.display} of the {first.period} figure."
+        )
     return _done(notes, [sentence], plan.note)
 
 
