@@ -62,6 +62,9 @@ class Intent(NamedTuple):
     again: str = ""  # "this percentage in 2006": an earlier calculation's role, asked again
     count: int = 0  # "those three years": how many of the conversation's periods are meant
     compounded: bool = False  # "the CAGR": a percent change compounded yearly between two years
+    # "Which year had the biggest increase?": the higher (lower) of the year-on-year changes of
+    # one series, "difference" or "percent_change"; the operation says which end.
+    of_changes: str = ""
     # "X in 2016 plus Y in 2015": each figure named with its own period, periods[i] that of
     # metrics[i], not every period of every figure.
     paired: bool = False
@@ -100,6 +103,7 @@ class Intent(NamedTuple):
             "count": self.count,
             "compounded": self.compounded,
             "paired": self.paired,
+            "of_changes": self.of_changes,
         }
 
     @classmethod
@@ -133,4 +137,5 @@ class Intent(NamedTuple):
             count=int(data.get("count") or 0),
             compounded=bool(data.get("compounded", False)),
             paired=bool(data.get("paired", False)),
+            of_changes=str(data.get("of_changes") or ""),
         )

@@ -142,7 +142,8 @@ OPERATION_WORDS = PERCENT | CHANGE | GROWTH | RATIO | AVERAGE | SUM | HIGHER | L
 PLAIN_VERBS = lexicon(
     """earn earned earns earning make made makes making spend spent spends spending
     go went goes come came comes bring brought brings generate generated generates
-    report reported achieve achieved deliver delivered become becomes became hold holds"""
+    report reported achieve achieved deliver delivered become becomes became hold holds
+    see sees saw seen"""
 )
 # Words that set figures side by side; they name none ("how does that compare with 2023").
 COMPARING = lexicon("compare compares compared comparison versus vs against")
@@ -428,6 +429,9 @@ class IntentParser:
             metrics, operation = part_of_whole, "percent_of" if PERCENT & set(norms) else "ratio"
         if operation is None and _by_how_much(norms):
             operation = "difference"
+        of_changes = _of_changes(seen, operation, len(entities), len(metrics))
+        if of_changes:
+            operation = _largest_step(seen)
         if operation is None and count and not seen.isdisjoint(SUM):
             operation = "sum"  # "the total for the three years"
         # Counted back ("over the last three years") reads as a trend unless a word asks one.
@@ -490,6 +494,7 @@ class IntentParser:
             again=grammar.again,
             compounded=operation == "percent_change" and not seen.isdisjoint(COMPOUNDED),
             paired=paired and kind == "comparison",
+            of_changes=of_changes if kind == "comparison" else "",
         )
 
     def _total_of_named(
@@ -1455,6 +1460,31 @@ def _opening_comparison(norms: Sequence[str]) -> int:
     comparison, not a content word (elsewhere "as compared to" still counts as one)."""
     at = 1 if norms[:1] == ["and"] else 0
     return at if norms[at : at + 1] == ["compared"] else -1
+
+
+def _of_changes(
+    seen: frozenset[str], operation: Operation | None, n_entities: int, n_metrics: int
+) -> str:
+    """ "Which year had the biggest increase?", "in which year did it grow the most?": the
+    question asks which of a series' year-on-year changes is the largest or the smallest (a
+    superlative and "which" beside a change word), not the change over the span."""
+    if operation not in ("difference", "percent_change") or n_entities > 1 or n_metrics > 1:
+        return ""
+    if seen.isdisjoint(SUPERLATIVES | _MOST) or seen.isdisjoint(_WHICH_YEAR):
+        return ""
+    return operation
+
+
+_MOST = lexicon("most")
+_WHICH_YEAR = lexicon("which when")
+
+
+def _largest_step(seen: frozenset[str]) -> Operation:
+    """The end of the changes asked: the most (a rise, growth, a change) or the least; "the
+    biggest decrease" is the most negative change, the lowest."""
+    least = not seen.isdisjoint(LOWER)
+    falling = not seen.isdisjoint(DOWNWARD - LOWER)
+    return "lower" if least != falling else "higher"
 
 
 _THAN_OR = lexicon("than or")

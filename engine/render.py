@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from itertools import pairwise
 
 from engine.arithmetic import Operand, asked_scale, combine, restated
 from engine.calc import PERCENT_UNIT, compound_growth, compute
@@ -598,6 +599,8 @@ def _aggregate(plan: Plan, facts: list[Fact]) -> Rendered:
 
 
 def _extreme(plan: Plan, facts: list[Fact]) -> Rendered:
+    if plan.intent.of_changes:
+        return _largest_step_of(plan, facts)
     notes = _Citations()
     if len({f.unit for f in facts}) != 1 or len(facts) < 2:
         return _cannot_combine(facts[0], facts[-1])
@@ -615,6 +618,47 @@ def _extreme(plan: Plan, facts: list[Fact]) -> Rendered:
         f"{_label(f)}: {format_value(f.value, f.unit)} {notes.cite(f)}" for f in others
     )
     return _done(notes, [f"{lead} (against {rest})."], plan.note)
+
+
+def _largest_step_of(plan: Plan, facts: list[Fact]) -> Rendered:
+    """ "Which year had the biggest increase?": each year's change from the year before it
+    (in percent, when a percent change was asked), the largest (or smallest) named, the
+    others beside it. One series, three or more periods."""
+    series = sorted(facts, key=lambda f: period_sort_key(f.period))
+    if len({(f.entity, f.metric) for f in series}) != 1 or len(series) < 3:
+        return Rendered(
+            "clarify", "Over which years should I compare the yearly changes? Name three or more."
+        )
+    percent = plan.intent.of_changes == "percent_change"
+    role = "percent change" if percent else "change"
+    notes = _Citations()
+    for fact in series:
+        notes.cite(fact)
+    steps: list[tuple[Decimal, str, Fact, Fact]] = []
+    for before, after in pairwise(series):
+        result = compute(plan.intent.of_changes, [before, after])
+        if result is None:
+            return _cannot_combine(before, after)
+        value, unit = result
+        label = _change_label(before, after, percent)
+        shown = notes.computed(label, value, unit, (before, after), role)
+        steps.append((value, shown, before, after))
+    highest = plan.operation == "higher"
+    (_, shown, before, after), *others = sorted(steps, key=lambda s: s[0], reverse=highest)
+    word = "largest" if highest else "smallest"
+    if set(words(plan.intent.question)) & (DOWNWARD - LOWER):
+        word = "smallest fall" if highest else "largest fall"  # the most negative change
+    rest = "; ".join(f"{b.period} to {a.period}: {s}" for _, s, b, a in others)
+    first = series[0]
+    moved = (
+        f"from {format_value(before.value, before.unit)} in {before.period} {notes.cite(before)} "
+        f"to {format_value(after.value, after.unit)} {notes.cite(after)}"
+    )
+    sentence = (
+        f"Of the yearly changes in {first.entity}'s {first.metric}, {after.period}'s was the "
+        f"{word}: {shown}, {moved} (against {rest})."
+    )
+    return _done(notes, [sentence], plan.note)
 
 
 def _trend(plan: Plan, facts: list[Fact]) -> Rendered:

@@ -98,6 +98,23 @@ class ConversationSession:
         carried.extend(trial)
         return (before[0], intent.entities[0])
 
+    def _the_steps_again(self, intent: Intent) -> tuple[Intent, tuple[Carried, ...]] | None:
+        """ "And in percent?" right after "which year had the biggest increase?": the same
+        yearly changes, in percent (or in the amount), the same end of them."""
+        last = self.turns[-1] if self.turns else None
+        if last is None or not last.intent.of_changes or last.status != "found":
+            return None
+        if intent.operation not in ("difference", "percent_change") or _names_anything(intent):
+            return None
+        source = last.intent
+        number = len(self.turns)
+        carried = (
+            *(Carried("entity", e, number, last.question) for e in source.entities),
+            *(Carried("metric", m, number, last.question) for m in source.metrics),
+            *(Carried("period", p, number, last.question) for p in source.periods),
+        )
+        return source.with_(question=intent.question, of_changes=intent.operation), carried
+
     def last_intent(self) -> Intent | None:
         """The latest question as the session resolved it, if any."""
         return self.turns[-1].intent if self.turns else None
@@ -113,6 +130,9 @@ class ConversationSession:
         rest = self._the_rest(intent)
         if rest is not None:
             return rest
+        steps = self._the_steps_again(intent)
+        if steps is not None:
+            return steps
         if intent.ambiguous and intent.follow_up and _bare_total(intent):
             # "And the total?" right after figures: their sum, not a line with "total" in
             # its label (a total line is asked by its name, or with a period).
