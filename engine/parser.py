@@ -324,6 +324,7 @@ class IntentParser:
         _moment_words(norms, used, self._index.words)
         _a_lines_ratio(norms, used, self._pairs)
         _the_two(norms, used)
+        _in_terms(norms, used)
         _said_as_a_change(norms, used)
         _said_in_points(norms, used, self._index.words)
         _said_as_a_gap(norms, used, self._index.words)
@@ -1329,6 +1330,17 @@ def _said_as_a_gap(norms: list[str], used: list[bool], label_words: frozenset[st
 # The operations two results on hand are combined by ("the sum of these two changes"); an
 # average or a ratio of them says too little of which figures or which way round.
 _PAIRED = lexicon("difference sum")
+
+
+def _in_terms(norms: list[str], used: list[bool]) -> None:
+    """ "In dollar terms", "in absolute terms", "in percentage terms": how a figure is said,
+    never a word of a line ("long-term debt" holds "term")."""
+    for i in range(2, len(norms)):
+        if norms[i] == _TERMS and norms[i - 2] == "in":
+            used[i] = True
+
+
+_TERMS = normalise_word("terms")
 
 
 def _the_two(norms: list[str], used: list[bool]) -> None:

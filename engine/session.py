@@ -879,6 +879,10 @@ class ConversationSession:
         if not follow or not self.turns or intent.asks_value or "figure" in intent.points_back:
             return None  # "the 2008 value", "that income in 2016": the figure itself
         number, last = len(self.turns), self.turns[-1]
+        if last.intent.operation == "percent_change" and _in_amount(intent):
+            # "And in dollars?" right after a percent change: the same change as an amount.
+            carried.append(Carried("operation", "difference", number, last.question))
+            return "difference"
         replying = last.status == "clarify"
         if last.intent.operation not in (None, "sum") and _says_a_sum(intent):
             # "What is the total X in that period?" after a change: not that change again.
@@ -1283,6 +1287,16 @@ def _bare_total(intent: Intent) -> bool:
     return [normalise_word(w) for w in intent.topic] == [normalise_word("total")] and not (
         intent.periods or intent.entities or intent.metrics or intent.loose
     )
+
+
+_AMOUNT_WORDS = frozenset({"dollars", "dollar", "absolute", "usd"})
+
+
+def _in_amount(intent: Intent) -> bool:
+    """ "And in dollars?", "in absolute terms?": a follow-up that asks the change it is on as
+    an amount, naming nothing else."""
+    said = set(words(intent.question.lower()))
+    return bool(said & _AMOUNT_WORDS) and not _names_anything(intent)
 
 
 def _names_anything(intent: Intent) -> bool:

@@ -92,3 +92,34 @@ def test_a_gap_between_two_lines_is_the_larger_less_the_smaller(
 
     assert gap.status == "found"
     assert _computed(gap) == [Decimal("75800")]
+
+
+@pytest.mark.parametrize("follow_up", ["and in dollars?", "and in absolute terms?"])
+def test_the_change_in_dollars_after_a_percent_change_is_the_amount(
+    page: InMemoryStore, follow_up: str
+) -> None:
+    _, amount = ask_on_page(
+        page, OWNER, "what was the percent change in freight revenue from 2022 to 2023?", follow_up
+    )
+
+    assert amount.status == "found"
+    assert _computed(amount) == [Decimal("-2850")]
+
+
+def test_in_terms_is_no_word_of_a_line_holding_term() -> None:
+    store = table_page(
+        OWNER,
+        [
+            ["( in thousands )", "2023", "2022"],
+            ["freight revenue", "88,400", "91,250"],
+            ["long-term debt", "40,000", "42,000"],
+        ],
+    )
+    _, amount = ask_on_page(
+        store,
+        OWNER,
+        "what was the percent change in freight revenue from 2022 to 2023?",
+        "and in absolute terms?",
+    )
+
+    assert _computed(amount) == [Decimal("-2850")]
