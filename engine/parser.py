@@ -163,6 +163,7 @@ NOT_CONTENT = (
     | lexicon("terms")  # "in percentage terms", "in dollar terms": how, not what
     | COMPOUNDED  # "the compound growth": how the growth is taken, not of what
     | lexicon("absolute")  # "the absolute change": the change itself, not in percent
+    | lexicon("yoy")  # "the YoY change": a change from the year before, as any change is
     | {IN_POINTS}
     | frozenset({"$", "&", "%"})
 )

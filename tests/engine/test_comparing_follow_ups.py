@@ -123,3 +123,16 @@ def test_in_terms_is_no_word_of_a_line_holding_term() -> None:
     )
 
     assert _computed(amount) == [Decimal("-2850")]
+
+
+def test_the_yoy_change_after_two_years_is_their_change(page: InMemoryStore) -> None:
+    *_, yoy = ask_on_page(
+        page,
+        OWNER,
+        "what was freight revenue in 2023?",
+        "and in 2022?",
+        "what's the YoY change?",
+    )
+
+    assert yoy.status == "found"
+    assert _computed(yoy) == [Decimal("-2850")]
