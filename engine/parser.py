@@ -1500,6 +1500,10 @@ def _largest_step(seen: frozenset[str]) -> Operation:
     return "lower" if least != falling else "higher"
 
 
+def periods_named(frame: TimeFrame) -> bool:
+    return bool(frame.periods or frame.step or frame.relative_last)
+
+
 _THAN_OR = lexicon("than or")
 _BY_HOW_MUCH = tuple(normalise_word(w) for w in ("by", "how", "much"))
 
@@ -1571,6 +1575,15 @@ def _operation(
         return "difference"
     if not seen.isdisjoint(COMPARING) and n_entities <= 1 and not n_metrics and not frame.periods:
         # "Compare them", "how do the two compare?": the figures on hand, set side by side.
+        return "higher"
+    if (
+        not seen.isdisjoint(COMPARING)
+        and n_entities == 0
+        and n_metrics == 1
+        and not periods_named(frame)
+    ):
+        # "How does that compare to its capex?": the figure on hand set beside the line named
+        # (the session takes the line on hand with it).
         return "higher"
     # "The last two years" names several periods as surely as "2020 and 2021" does.
     periods = max(len(frame.periods), frame.relative_last or 0)

@@ -18,6 +18,7 @@ from engine.arithmetic import ROLE_NOUNS, ROLES, asked_scale, restated
 from engine.intent import Ambiguity, Intent
 from engine.parser import (
     CLOSING_MOMENT,
+    COMPARING,
     HIGHER_OR_LOWER,
     OPENING_MOMENT,
     SECURITY_MEASURES,
@@ -75,6 +76,46 @@ class ConversationSession:
             return self.scope
         entities = self._carry("entities", [], "entity")
         return entities[0] if len(entities) == 1 else None
+
+    def _against_another_line(self, intent: Intent, carried: list[Carried]) -> Intent:
+        """ "How does that compare to its capex?" right after R&D expense: the line on hand
+        set beside the one named, in the period on hand; "and of total assets?" right after a
+        share of revenue: the same part, of the new whole."""
+        last = self.turns[-1] if self.turns else None
+        if last is None or last.status != "found" or len(intent.metrics) != 1 or intent.periods:
+            return intent
+        if intent.entities or intent.referent or intent.pair or intent.constants:
+            return intent
+        source, named = last.intent, intent.metrics[0]
+        said = words(intent.question.lower())
+        opens_of = said[:2] == ["and", "of"] or said[:1] == ["of"]
+        if opens_of and intent.operation is None and source.operation in _SHARES:
+            part = source.metrics[0] if len(source.metrics) == 2 else ""
+            if part and named not in source.metrics:
+                carried.append(
+                    Carried("operation", source.operation, len(self.turns), last.question)
+                )
+                carried.append(Carried("metric", part, len(self.turns), last.question))
+                return intent.with_(
+                    metrics=(part, named), operation=source.operation, kind="comparison"
+                )
+        one_period = len(source.periods) == 1
+        compares = bool(COMPARING & {normalise_word(w) for w in said})
+        if (
+            compares
+            and intent.operation == "higher"
+            and len(source.metrics) == 1
+            and not source.operation
+        ):
+            line = source.metrics[0]
+            if line != named and one_period:
+                number = len(self.turns)
+                carried.append(Carried("metric", line, number, last.question))
+                carried.append(Carried("period", source.periods[0], number, last.question))
+                return intent.with_(
+                    metrics=(line, named), periods=source.periods, kind="comparison"
+                )
+        return intent
 
     def _against_another_company(
         self, intent: Intent, entities: tuple[str, ...], carried: list[Carried]
@@ -165,6 +206,7 @@ class ConversationSession:
         across = not intent.entities and asks_which_company(intent)  # "which company had ..."
         entities = intent.entities or (() if across else self._carry("entities", carried, "entity"))
         entities = self._against_another_company(intent, entities, carried)
+        intent = self._against_another_line(intent, carried)
         if not entities and self.scope:
             entities = (self.scope,)
             carried.append(Carried("entity", self.scope, 0, SCOPE))

@@ -136,3 +136,38 @@ def test_the_yoy_change_after_two_years_is_their_change(page: InMemoryStore) -> 
 
     assert yoy.status == "found"
     assert _computed(yoy) == [Decimal("-2850")]
+
+
+def test_compared_to_another_line_sets_the_figure_on_hand_beside_it(page: InMemoryStore) -> None:
+    _, compared = ask_on_page(
+        page,
+        OWNER,
+        "what was cash provided by operating activities in 2023?",
+        "how does that compare to freight revenue?",
+    )
+
+    assert compared.status == "found"
+    assert compared.text.startswith("Tidewater Mills's freight revenue in FY2023 is the higher")
+    assert sorted(f.value for f in compared.figures) == [Decimal("12600"), Decimal("88400")]
+
+
+def test_and_of_another_whole_after_a_share_keeps_the_part() -> None:
+    store = table_page(
+        OWNER,
+        [
+            ["( in thousands )", "2023", "2022"],
+            ["freight revenue", "88,400", "91,250"],
+            ["net income", "8,840", "9,000"],
+            ["total assets", "176,800", "180,000"],
+        ],
+    )
+    *_, other = ask_on_page(
+        store,
+        OWNER,
+        "what was net income in 2023?",
+        "what percentage of freight revenue was that?",
+        "and of total assets?",
+    )
+
+    assert other.status == "found"
+    assert [f.value for f in other.figures if f.kind == "computed"] == [Decimal("5")]
