@@ -151,6 +151,9 @@ COMPARING = lexicon("compare compares compared comparison versus vs against")
 SINCE = lexicon("since")
 # "Percentage points", "basis points": the unit a change is counted in (`_said_in_points`).
 IN_POINTS = "~points"
+# The same unit as the question wrote it, for what is read of the question's text after it
+# is parsed (the session's results side by side, the answer's wording).
+SAID_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis|many)\s+points?\b", re.IGNORECASE)
 # Of those, the verb of "how does that compare with 2023" is no content word; "as compared to"
 # keeps counting as one, as it always has (two such words send a question to the documents).
 NOT_CONTENT = (
@@ -1083,9 +1086,6 @@ def _each_its_period(
     return {a: between[0], b: after[0]}
 
 
-_YEAR_SAID = re.compile(r"\b((?:19|20)\d{2})\b")
-
-
 def _base_first(
     text: str, frame: TimeFrame, whole_at: int, periods: tuple[str, ...]
 ) -> tuple[str, ...]:
@@ -1102,8 +1102,7 @@ def _base_first(
     else:
         # A period named twice ("X in 2016 minus X in 2015, divided by X in 2015"): the
         # years said after the phrase.
-        said = _YEAR_SAID.findall(text[starts[whole_at] :])
-        after = list(dict.fromkeys(f"FY{year}" for year in said))
+        after = list(dict.fromkeys(read_timeframe(text[starts[whole_at] :]).periods))
     if len(after) != 1 or after[0] not in periods:
         return periods
     return (after[0], *(p for p in periods if p != after[0]))
@@ -1317,7 +1316,9 @@ def _said_in_points(norms: list[str], used: list[bool], label_words: frozenset[s
 
 # Nouns that ask the gap between two figures ("the spread between the two", "the swing from
 # a loss to a profit") where no line is named by them: a bank's "interest rate spread" is.
-_GAPS = lexicon("spread swing swung gap")
+# "The spread", "the gap" have no direction: the larger less the smaller (engine/render.py).
+WITHOUT_DIRECTION = lexicon("spread gap")
+_GAPS = WITHOUT_DIRECTION | lexicon("swing swung")
 _DIFFERENCE = normalise_word("difference")
 
 
@@ -1330,7 +1331,7 @@ def _said_as_a_gap(norms: list[str], used: list[bool], label_words: frozenset[st
 
 # The operations two results on hand are combined by ("the sum of these two changes"); an
 # average or a ratio of them says too little of which figures or which way round.
-_PAIRED = lexicon("difference sum")
+_COMBINING_RESULTS = lexicon("difference sum")
 
 
 def _in_terms(norms: list[str], used: list[bool]) -> None:
@@ -1356,7 +1357,9 @@ def _the_two(norms: list[str], used: list[bool]) -> None:
         following = norms[i + 1] if i + 1 < len(norms) else ""
         between = i > 1 and norms[i - 2] == "between"  # "the difference between the two"
         last = i + 2 >= len(norms)
-        results = following in arithmetic.ROLE_NOUNS and last and not _PAIRED.isdisjoint(norms)
+        results = (
+            following in arithmetic.ROLE_NOUNS and last and not _COMBINING_RESULTS.isdisjoint(norms)
+        )
         if (
             norms[i] == "two"
             and norms[i - 1] in ("the", "these", "those")
@@ -1500,7 +1503,7 @@ def _largest_step(seen: frozenset[str]) -> Operation:
     return "lower" if least != falling else "higher"
 
 
-def periods_named(frame: TimeFrame) -> bool:
+def _names_a_period(frame: TimeFrame) -> bool:
     return bool(frame.periods or frame.step or frame.relative_last)
 
 
@@ -1580,7 +1583,7 @@ def _operation(
         not seen.isdisjoint(COMPARING)
         and n_entities == 0
         and n_metrics == 1
-        and not periods_named(frame)
+        and not _names_a_period(frame)
     ):
         # "How does that compare to its capex?": the figure on hand set beside the line named
         # (the session takes the line on hand with it).

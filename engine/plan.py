@@ -108,13 +108,7 @@ def _across_companies(intent: Intent, asking: _Asking) -> Intent:
     the highest (or lowest) of one line in one period is taken across every company the
     knowledge base holds that figure for, as the asker may see it. A company whose figure
     the asker may not see is not among them, and is not named."""
-    if (
-        intent.entities
-        or intent.operation not in ("higher", "lower")
-        or len(intent.metrics) != 1
-        or len(intent.periods) != 1
-        or not asks_which_company(intent)
-    ):
+    if intent.entities or len(intent.periods) != 1 or not asks_which_company(intent):
         return intent
     (metric,), (period,) = intent.metrics, intent.periods
     seen = {h.entity for h in asking.holdings(metric=metric) if h.period == period}

@@ -15,7 +15,7 @@ from itertools import pairwise
 from engine.arithmetic import Operand, asked_scale, combine, restated
 from engine.calc import PERCENT_UNIT, compound_growth, compute
 from engine.numbers import format_value
-from engine.parser import DOWNWARD, HIGHER, LOWER, UPWARD
+from engine.parser import DOWNWARD, HIGHER, LOWER, SAID_IN_POINTS, UPWARD, WITHOUT_DIRECTION
 from engine.plan import Plan, Slot
 from engine.text import lexicon, words
 from engine.timeframe import period_sort_key
@@ -150,8 +150,7 @@ def _grammar(plan: Plan, facts: list[Fact], results: Sequence[Carried]) -> Rende
     written = _written(operation, operands, shown)
     display = notes.add(figure)
     if operation == "difference" and all(o.unit == PERCENT_UNIT for o in operands):
-        # Two percents set against each other differ by points, not by a percent of either.
-        display = f"{display.removesuffix('%')} percentage points"
+        display = _as_points(display)  # two percents differ by points, not by a percent
     sentence = f"The {figure.role} is {display}: {written}."
     return _done(notes, [sentence], plan.note)
 
@@ -221,7 +220,7 @@ def change_between(rendered: Rendered, operation: str) -> Rendered:
                         "(different units, or a zero base).")  # fmt: skip
     shown = figure.display
     if operation == "difference" and figure.unit == PERCENT_UNIT:
-        shown = f"{shown.removesuffix('%')} percentage points"
+        shown = _as_points(shown)
     moved = _movement(figure.value, shown) if operation == "difference" else ""
     sentence = (
         f"From {early} to {late} it went from {older.display} to "
@@ -345,7 +344,7 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     # "How much lower was A than B?" asks the gap below B: B less A.
     below = across and not percent and _asks_below(plan.intent.question)
     operands = [second, first] if across and not below else [first, second]
-    if across and not percent and _SPREAD.search(plan.intent.question):
+    if across and not percent and WITHOUT_DIRECTION & set(words(plan.intent.question)):
         # "The spread between the high and the low": a gap has no direction, the larger less
         # the smaller, whichever was named first.
         operands.sort(key=lambda f: f.value)
@@ -359,7 +358,7 @@ def _change(plan: Plan, facts: list[Fact]) -> Rendered:
     if result is None:
         return _cannot_combine(first, second)
     value, unit = result
-    if not percent and unit != PERCENT_UNIT and _IN_POINTS.search(plan.intent.question):
+    if not percent and unit != PERCENT_UNIT and _in_points_asked(plan.intent.question):
         # A change "in percentage points" is one between two rates: between two amounts it
         # answers another question than the one asked.
         return Rendered(
@@ -427,19 +426,25 @@ def _compounded(plan: Plan, first: Fact, last: Fact) -> Rendered:
     )
 
 
-_A_YEAR = re.compile(r"(?:FY)?(\d{4})")
-
-
 def _years_between(first: str, last: str) -> int:
     """The whole years from one fiscal year to a later one ("FY2019" to "FY2023": 4); 0 when
-    either is no year (a quarter, a date) or the second is not later."""
-    a, b = _A_YEAR.fullmatch(first), _A_YEAR.fullmatch(last)
-    return max(int(b.group(1)) - int(a.group(1)), 0) if a and b else 0
+    either is no year (a quarter, no period) or the second is not later."""
+    (a, quarter_a), (b, quarter_b) = period_sort_key(first), period_sort_key(last)
+    if quarter_a or quarter_b or not (a and b):
+        return 0
+    return max(b - a, 0)
 
 
-_SPREAD = re.compile(r"\b(?:spreads?|gaps?)\b", re.I)
 _BASIS_POINTS = re.compile(r"\bbasis\s+points?\b|\bbps?\b", re.I)
-_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis|many)\s+points?\b|\bbps?\b", re.I)
+
+
+def _in_points_asked(question: str) -> bool:
+    return bool(SAID_IN_POINTS.search(question) or _BASIS_POINTS.search(question))
+
+
+def _as_points(shown: str) -> str:
+    """A change between two percents, said in percentage points ("0.25 percentage points")."""
+    return f"{shown.removesuffix('%')} percentage points"
 
 
 def _in_points(
@@ -451,7 +456,7 @@ def _in_points(
     if _BASIS_POINTS.search(plan.intent.question):
         label = f"{_change_label(facts[0], facts[1], False)} in basis points"
         return notes.computed(label, value * 100, "basis points", facts)
-    return f"{shown.removesuffix('%')} percentage points"
+    return _as_points(shown)
 
 
 def _yes_or_no(plan: Plan, moved: Decimal) -> str:

@@ -21,12 +21,13 @@ from engine.parser import (
     COMPARING,
     HIGHER_OR_LOWER,
     OPENING_MOMENT,
+    SAID_IN_POINTS,
     SECURITY_MEASURES,
     SUM,
     asks_which_company,
     names_a_security,
 )
-from engine.text import normalise_word, words
+from engine.text import lexicon, normalise_word, words
 from engine.timeframe import period_sort_key
 from engine.types import Answer, Carried, Figure
 
@@ -35,7 +36,6 @@ _CHANGES = ("difference", "percent_change")
 _REST = frozenset({"rest", "remainder", "remaining"})
 _YEAR = re.compile(r"FY\d{4}")
 _BRACKETED = re.compile(r"\([^()]*\)")
-_COUNTED_IN_POINTS = re.compile(r"\b(?:percentage|percent|basis|many)\s+points?\b", re.I)
 SCOPE = "the conversation's scope"
 
 
@@ -87,7 +87,7 @@ class ConversationSession:
         if intent.entities or intent.referent or intent.pair or intent.constants:
             return intent
         source, named = last.intent, intent.metrics[0]
-        said = words(intent.question.lower())
+        said = words(intent.question)
         opens_of = said[:2] == ["and", "of"] or said[:1] == ["of"]
         if opens_of and intent.operation is None and source.operation in _SHARES:
             part = source.metrics[0] if len(source.metrics) == 2 else ""
@@ -100,7 +100,7 @@ class ConversationSession:
                     metrics=(part, named), operation=source.operation, kind="comparison"
                 )
         one_period = len(source.periods) == 1
-        compares = bool(COMPARING & {normalise_word(w) for w in said})
+        compares = not COMPARING.isdisjoint(said)
         if (
             compares
             and intent.operation == "higher"
@@ -1165,7 +1165,7 @@ class ConversationSession:
             return None  # "the average per year" after sums: of the figures summed
         ordered = [newer, older]
         periods = [self._one_period_of(figure) for _, _, figure in ordered]
-        if _COUNTED_IN_POINTS.search(intent.question):
+        if SAID_IN_POINTS.search(intent.question):
             # "By how many percentage points did it change?" over two computed results is not
             # read (ADR 0079): it turned a democonv held-out turn wrong, cause unread.
             return None
@@ -1331,14 +1331,13 @@ def _bare_total(intent: Intent) -> bool:
     )
 
 
-_AMOUNT_WORDS = frozenset({"dollars", "dollar", "absolute", "usd"})
+_AMOUNT_WORDS = lexicon("dollars dollar absolute usd")
 
 
 def _in_amount(intent: Intent) -> bool:
     """ "And in dollars?", "in absolute terms?": a follow-up that asks the change it is on as
     an amount, naming nothing else."""
-    said = set(words(intent.question.lower()))
-    return bool(said & _AMOUNT_WORDS) and not _names_anything(intent)
+    return not _AMOUNT_WORDS.isdisjoint(words(intent.question)) and not _names_anything(intent)
 
 
 def _names_anything(intent: Intent) -> bool:
