@@ -95,9 +95,7 @@ def withheld(clearance: frozenset[str], turn: str = "pk") -> Combinable:
     if sees_everything(clearance):
         return Value(False, output_field=BooleanField())
     beyond = Citation.objects.filter(cited_beyond(clearance))
-    return Exists(beyond.filter(turn=OuterRef(turn))) | Exists(
-        beyond.filter(turn__answers=OuterRef(turn))
-    )
+    return cites_beyond(clearance, turn) | Exists(beyond.filter(turn__answers=OuterRef(turn)))
 
 
 def turns_shown(clearance: frozenset[str]) -> Q:
